@@ -1,0 +1,105 @@
+"""Checks shared by the three games' engines: strict JSON types, the two bodies, ``claimed``.
+
+The validation conventions of ``../shared/records.md`` decide which pointer an error gets; the
+helpers here implement the parts every game shares so that each rule lives in one place.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from .errors import RecordError
+
+
+def escape(token: str | int) -> str:
+    """One JSON Pointer reference token (RFC 6901 §3: ``~`` → ``~0``, ``/`` → ``~1``)."""
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def is_int(value: Any) -> bool:
+    """A JSON integer: not a boolean, not ``4.0`` (records.md: types are strict)."""
+    return type(value) is int
+
+
+def present(record: dict, key: str) -> bool:
+    """``null`` counts as absent (records.md)."""
+    return record.get(key) is not None
+
+
+def require_int(record: dict, key: str, path: str, low: int, high: int, what: str) -> int:
+    value = record.get(key)
+    if value is None:
+        raise RecordError("missing_member", f"{what} is required", f"{path}/{key}")
+    if not is_int(value):
+        raise RecordError("bad_type", f"{what} must be a JSON integer, got {value!r}", f"{path}/{key}")
+    if not low <= value <= high:
+        raise RecordError("out_of_range", f"{what} must be between {low} and {high}, got {value}", f"{path}/{key}")
+    return value
+
+
+def require_list(value: Any, path: str, what: str) -> list:
+    if value is None:
+        raise RecordError("missing_member", f"{what} is required", path)
+    if not isinstance(value, list):
+        raise RecordError("bad_type", f"{what} must be a JSON array", path)
+    return value
+
+
+def require_length(value: list, length: int, path: str, what: str, code: str = "bad_length") -> None:
+    if len(value) != length:
+        raise RecordError(code, f"{what} must have {length} elements, got {len(value)}", path)
+
+
+def require_object(value: Any, path: str, what: str) -> dict:
+    if value is None:
+        raise RecordError("missing_member", f"{what} is required", path)
+    if not isinstance(value, dict):
+        raise RecordError("bad_type", f"{what} must be a JSON object", path)
+    return value
+
+
+def body_kind(record: dict, full_members: Iterable[str]) -> str:
+    """``"full"`` or ``"summary"``; records.md: exactly one body.
+
+    A record with both bodies is rejected at its first full-body member; with neither at ``""``.
+    """
+    full = [key for key in full_members if present(record, key)]
+    summary = present(record, "summary")
+    if full and summary:
+        raise RecordError("both_bodies", "a record has either a full body or a summary, not both", "/" + escape(full[0]))
+    if summary:
+        return "summary"
+    if full:
+        return "full"
+    raise RecordError("no_body", "a record needs a full body or a summary", "")
+
+
+def check_claimed(record: dict, answer: dict) -> dict:
+    """Every member of ``claimed`` that is given must equal the computed one (records.md)."""
+    claimed = record.get("claimed")
+    if claimed is None:
+        return answer
+    if not isinstance(claimed, dict):
+        raise RecordError("bad_type", "claimed must be a JSON object", "/claimed")
+    for key, value in claimed.items():
+        if value is None or key not in answer:
+            continue
+        if not _same_json(value, answer[key]):
+            raise RecordError(
+                "claimed_mismatch",
+                f"the table wrote {key} = {value!r}, the rules give {answer[key]!r}",
+                "/claimed/" + escape(key),
+            )
+    return answer
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Equality as JSON values: ``True`` is not ``1`` and ``1.0`` is not ``1``."""
+    if type(a) is bool or type(b) is bool:
+        return type(a) is type(b) and a == b
+    if isinstance(a, list) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return type(a) is type(b) and a == b
+    return a == b

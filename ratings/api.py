@@ -1,0 +1,64 @@
+"""Ratings over the API: the leaderboard per game, and a player's ratings with their history."""
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.generics import GenericAPIView
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.catalog import GAMES
+from tournaments.models import Player
+
+from .models import Rating
+from .selectors import displayed, leaderboard, player_history
+
+
+class LeaderboardQuery(serializers.Serializer):
+    game = serializers.ChoiceField(choices=sorted(GAMES))
+    club = serializers.IntegerField(required=False, min_value=1)
+    min_sessions = serializers.IntegerField(required=False, min_value=0, default=0)
+
+
+class LeaderboardRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField()
+    rating = serializers.IntegerField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    sessions = serializers.IntegerField()
+    trend = serializers.IntegerField()
+
+
+class LeaderboardView(GenericAPIView):
+    """``GET /api/v1/ratings/leaderboard/?game=mu[&club=ID][&min_sessions=N]`` (paginated)."""
+
+    serializer_class = LeaderboardRowSerializer
+    filter_backends: list = []
+
+    @extend_schema(parameters=[LeaderboardQuery])
+    def get(self, request):
+        query = LeaderboardQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        rows = leaderboard(**query.validated_data)
+        page = self.paginate_queryset(rows)
+        return self.get_paginated_response(LeaderboardRowSerializer(page, many=True).data)
+
+
+class PlayerRatingsView(APIView):
+    """``GET /api/v1/players/{id}/ratings/``: per game the rating and its history."""
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, parameters=[OpenApiParameter("game", str, required=False)])
+    def get(self, request, pk: int):
+        player = get_object_or_404(Player, pk=pk)
+        games = [request.query_params["game"]] if request.query_params.get("game") in GAMES else sorted(GAMES)
+        body = {"player": player.pk, "name": player.public_name, "ratings": {}}
+        for rating in Rating.objects.filter(player=player, game__in=games):
+            body["ratings"][rating.game] = {
+                "rating": displayed(rating.mu, rating.sigma), "mu": rating.mu, "sigma": rating.sigma,
+                "sessions": rating.sessions, "history": player_history(player=player.pk, game=rating.game),
+            }
+        return Response(body)

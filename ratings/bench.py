@@ -1,0 +1,124 @@
+"""Benchmark of the rating model against openskill, on a generated league.
+
+    python -m ratings.bench [--players 2000] [--sessions 100000] [--subset 10000] [--quick]
+
+The league: players with a latent true skill; each session draws 4–6 of them, and a player's total
+is his skill plus noise of one beta, rounded (so equal totals, ties, happen). Reports:
+
+- sessions rated per second by ``rate_many`` (all sessions, and the subset) and by openskill's
+  ``PlackettLuce.rate`` (the subset only: it is slow), and the ratio on the same subset;
+- the largest difference in mu and sigma between the two after the subset;
+- how often the ratings after the first 90 % of the sessions order the pairs of players of the
+  last 10 % as their totals do (by mu and by mu - 3·sigma), and the same for the true skill.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from ratings.model import (
+    BETA,
+    MU,
+    SIGMA,
+    Session,
+    pairwise_hits,
+    rate_many,
+    ranks_from_totals,
+)
+
+
+def generate_league(*, players: int, sessions: int, seed: int) -> tuple[list[float], list[Session]]:
+    rng = random.Random(seed)
+    true_skill = [rng.gauss(MU, SIGMA) for _ in range(players)]
+    league = []
+    finished_at = 1_700_000_000.0
+    for _ in range(sessions):
+        seated = rng.sample(range(players), rng.randint(4, 6))
+        totals = [round(rng.gauss(true_skill[player], BETA)) for player in seated]
+        finished_at += rng.uniform(60.0, 600.0)
+        league.append(Session(seated, totals, finished_at))
+    return true_skill, league
+
+
+def time_project(sessions: list[Session]) -> tuple[float, dict]:
+    started = time.perf_counter()
+    state = rate_many({}, sessions)
+    return time.perf_counter() - started, state
+
+
+def time_openskill(sessions: list[Session]) -> tuple[float, dict]:
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    # Ranks are computed before the clock starts: openskill is timed on rating alone.
+    ranked = [(session.players, ranks_from_totals(session.totals)) for session in sessions]
+    ratings = {}
+    started = time.perf_counter()
+    for players, ranks in ranked:
+        teams = [[ratings.get(player) or model.rating()] for player in players]
+        for player, (rated,) in zip(players, model.rate(teams, ranks=ranks)):
+            ratings[player] = rated
+    elapsed = time.perf_counter() - started
+    return elapsed, {player: (rated.mu, rated.sigma) for player, rated in ratings.items()}
+
+
+def prediction_accuracy(state: dict, held_out: list[Session], *, by: str) -> float:
+    hits = pairs = 0
+    for session in held_out:
+        session_hits, session_pairs = pairwise_hits(state, session, by=by)
+        hits += session_hits
+        pairs += session_pairs
+    return hits / pairs
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m ratings.bench", description=__doc__.split("\n")[0])
+    parser.add_argument("--players", type=int, default=2000)
+    parser.add_argument("--sessions", type=int, default=100_000)
+    parser.add_argument("--subset", type=int, default=10_000, help="sessions also rated by openskill")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--quick", action="store_true", help="200 players, 10,000 sessions, subset 2,000")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.players, args.sessions, args.subset = 200, 10_000, 2_000
+    subset_size = min(args.subset, args.sessions)
+
+    true_skill, league = generate_league(players=args.players, sessions=args.sessions, seed=args.seed)
+    subset = league[:subset_size]
+    print(f"League: {args.players} players, {args.sessions} sessions of 4-6 players "
+          f"(seed {args.seed}); ties: "
+          f"{sum(len(set(s.totals)) < len(s.totals) for s in league) / len(league):.0%} of sessions")
+
+    project_all_seconds, _ = time_project(league)
+    project_subset_seconds, project_subset = time_project(subset)
+    openskill_seconds, openskill_subset = time_openskill(subset)
+
+    print()
+    print(f"ratings.model.rate_many, all {len(league)} sessions: "
+          f"{project_all_seconds:.2f} s = {len(league) / project_all_seconds:,.0f} sessions/s")
+    print(f"Same subset, the first {subset_size} sessions:")
+    project_rate = subset_size / project_subset_seconds
+    openskill_rate = subset_size / openskill_seconds
+    print(f"  ratings.model.rate_many     {project_subset_seconds:8.3f} s  {project_rate:12,.0f} sessions/s")
+    print(f"  openskill PlackettLuce.rate {openskill_seconds:8.3f} s  {openskill_rate:12,.0f} sessions/s")
+    print(f"  ratio                       {project_rate / openskill_rate:8.1f}x")
+    max_mu = max(abs(project_subset[p][0] - openskill_subset[p][0]) for p in openskill_subset)
+    max_sigma = max(abs(project_subset[p][1] - openskill_subset[p][1]) for p in openskill_subset)
+    print(f"  max |mu difference| {max_mu:.3g}, max |sigma difference| {max_sigma:.3g} "
+          f"over {len(openskill_subset)} players")
+
+    split = len(league) * 9 // 10
+    trained = rate_many({}, league[:split])
+    held_out = league[split:]
+    truth = {player: (skill, 0.0) for player, skill in enumerate(true_skill)}
+    print()
+    print(f"Pairwise order of the held-out last {len(held_out)} sessions, "
+          f"ratings after the first {split} (pairs with equal totals left out):")
+    print(f"  by mu            {prediction_accuracy(trained, held_out, by='mu'):.1%}")
+    print(f"  by mu - 3 sigma  {prediction_accuracy(trained, held_out, by='ordinal'):.1%}")
+    print(f"  by true skill    {prediction_accuracy(truth, held_out, by='mu'):.1%}  (the ceiling)")
+
+
+if __name__ == "__main__":
+    main()

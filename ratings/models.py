@@ -1,0 +1,62 @@
+"""Ratings per player and game (separate pools), their history, and the pool's applied order."""
+from __future__ import annotations
+
+from django.db import models
+
+from games.catalog import GAME_CHOICES
+
+
+class Pool(models.Model):
+    """One row per game: locked while a worker applies or recomputes the pool's sessions."""
+
+    game = models.CharField(max_length=10, choices=GAME_CHOICES, primary_key=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+
+class PoolEntry(models.Model):
+    """The sessions applied to a pool, in order, with a fingerprint of the result they were rated
+    on: a corrected, abandoned or held-back session no longer matches, and the pool is recomputed
+    from there."""
+
+    game = models.CharField(max_length=10, choices=GAME_CHOICES)
+    position = models.PositiveIntegerField()
+    session = models.OneToOneField("tournaments.Session", on_delete=models.CASCADE, related_name="rating_entry")
+    fingerprint = models.CharField(max_length=64)
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [models.UniqueConstraint(fields=["game", "position"], name="pool_position_unique")]
+
+
+class Rating(models.Model):
+    player = models.ForeignKey("tournaments.Player", on_delete=models.CASCADE, related_name="ratings")
+    game = models.CharField(max_length=10, choices=GAME_CHOICES)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    sessions = models.PositiveIntegerField(default=0)
+    last_finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "-mu"]
+        constraints = [models.UniqueConstraint(fields=["player", "game"], name="rating_player_game_unique")]
+
+
+class RatingHistory(models.Model):
+    """One row per rating event of a player: before and after."""
+
+    player = models.ForeignKey("tournaments.Player", on_delete=models.CASCADE, related_name="rating_history")
+    game = models.CharField(max_length=10, choices=GAME_CHOICES)
+    session = models.ForeignKey("tournaments.Session", on_delete=models.CASCADE, related_name="rating_history")
+    position = models.PositiveIntegerField()
+    finished_at = models.DateTimeField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [models.UniqueConstraint(fields=["player", "session"], name="history_player_session_unique")]
+        indexes = [models.Index(fields=["player", "game", "position"])]

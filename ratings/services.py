@@ -1,0 +1,137 @@
+"""Keeping a game's pool of ratings in step with its finished sessions.
+
+``pool_sync(game)`` is the one writer. It compares the sessions that should be rated (finished,
+not abandoned, of released rounds, in the order they finished) with what the pool has applied and
+the results it applied them on; from the first difference on it rolls the pool back and rates the
+rest again. So a session applied twice changes nothing, a late or corrected session is put in its
+place, and the numbers equal a recompute from scratch. A row lock on the pool keeps two workers
+from running at once.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Callable
+
+from django.db import transaction
+
+from tournaments.models import Seat, Session
+from tournaments.progress import SessionRules, totals
+
+from . import model
+from .models import Pool, PoolEntry, Rating, RatingHistory
+
+
+@dataclass(frozen=True)
+class RatedSession:
+    session_id: int
+    finished_at: datetime
+    players: tuple[int, ...]
+    totals: tuple[int, ...]
+
+    @property
+    def fingerprint(self) -> str:
+        text = json.dumps([self.finished_at.isoformat(), self.players, self.totals])
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+def rated_sessions(game: str) -> list[RatedSession]:
+    """The sessions a pool should hold, in the order they finished (ties by id)."""
+    from games.models import Hand
+    from games.services import played
+
+    sessions = list(
+        Session.objects.filter(
+            table__round__event__game=game, status=Session.Status.FINISHED,
+            table__round__results_held=False, finished_at__isnull=False,
+        ).select_related("table__round__event").order_by("finished_at", "id")
+    )
+    ids = [s.pk for s in sessions]
+    seats: dict[int, list[int]] = {}
+    for table_id, player_id in Seat.objects.filter(table__sessions__in=ids).order_by("table", "position").values_list("table", "player"):
+        seats.setdefault(table_id, []).append(player_id)
+    hands: dict[int, list] = {}
+    for hand in Hand.objects.filter(session__in=ids).order_by("session", "number"):
+        hands.setdefault(hand.session_id, []).append(played(hand))
+    result = []
+    for session in sessions:
+        players = seats.get(session.table_id, [])
+        rules = SessionRules.for_event(session.table.round.event, len(players))
+        result.append(RatedSession(session.pk, session.finished_at, tuple(players), tuple(totals(rules, hands.get(session.pk, [])))))
+    return result
+
+
+def pool_sync(game: str, *, progress: Callable[[int], None] | None = None, from_scratch: bool = False) -> dict:
+    """Bring the pool of ``game`` in step; returns how many sessions were rolled back and rated."""
+    with transaction.atomic():
+        Pool.objects.get_or_create(game=game)
+        Pool.objects.select_for_update().get(game=game)  # one writer per pool
+        wanted = rated_sessions(game)
+        applied = list(PoolEntry.objects.filter(game=game).order_by("position").values_list("session_id", "fingerprint"))
+        start = 0
+        if not from_scratch:
+            while start < min(len(applied), len(wanted)) and applied[start] == (wanted[start].session_id, wanted[start].fingerprint):
+                start += 1
+        rolled_back = len(applied) - start
+        if rolled_back:
+            _roll_back(game, start)
+        _apply(game, wanted[start:], start, progress)
+        return {"game": game, "rolled_back": rolled_back, "rated": len(wanted) - start, "pool": len(wanted)}
+
+
+def _roll_back(game: str, position: int) -> None:
+    """Forget the pool from ``position`` on; each player's rating returns to his last kept event."""
+    affected = set(RatingHistory.objects.filter(game=game, position__gte=position).values_list("player", flat=True))
+    RatingHistory.objects.filter(game=game, position__gte=position).delete()
+    PoolEntry.objects.filter(game=game, position__gte=position).delete()
+    for player in affected:
+        kept = RatingHistory.objects.filter(game=game, player=player).order_by("-position")
+        last = kept.first()
+        if last is None:
+            Rating.objects.filter(game=game, player=player).delete()
+        else:
+            Rating.objects.filter(game=game, player=player).update(
+                mu=last.mu_after, sigma=last.sigma_after, sessions=kept.count(), last_finished_at=last.finished_at
+            )
+
+
+def _apply(game: str, sessions: list[RatedSession], position: int, progress) -> None:
+    if not sessions:
+        return
+    players = {p for s in sessions for p in s.players}
+    state: dict[int, list] = {}
+    pks: dict[int, int] = {}
+    for rating in Rating.objects.filter(game=game, player__in=players):
+        state[rating.player_id] = [rating.mu, rating.sigma, rating.sessions, rating.last_finished_at]
+        pks[rating.player_id] = rating.pk
+    history, entries = [], []
+    config = model.DEFAULT_DECAY
+    for offset, session in enumerate(sessions):
+        before = []
+        for player in session.players:
+            mu, sigma, _, last = state.setdefault(player, [model.MU, model.SIGMA, 0, None])
+            if last is not None:
+                sigma = model.decayed_sigma(sigma, (session.finished_at - last).total_seconds() / 86400, config)
+            before.append((mu, sigma))
+        after = model.rate_session(before, model.ranks_from_totals(session.totals))
+        for player, (mu0, sigma0), (mu1, sigma1) in zip(session.players, before, after):
+            entry = state[player]
+            entry[0], entry[1], entry[2], entry[3] = mu1, sigma1, entry[2] + 1, session.finished_at
+            history.append(RatingHistory(
+                player_id=player, game=game, session_id=session.session_id, position=position + offset,
+                finished_at=session.finished_at, mu_before=mu0, sigma_before=sigma0, mu_after=mu1, sigma_after=sigma1,
+            ))
+        entries.append(PoolEntry(game=game, position=position + offset, session_id=session.session_id,
+                                 fingerprint=session.fingerprint, finished_at=session.finished_at))
+        if progress:
+            progress(1)
+    RatingHistory.objects.bulk_create(history, batch_size=5000)
+    PoolEntry.objects.bulk_create(entries, batch_size=5000)
+    rows = [
+        Rating(pk=pks.get(p), player_id=p, game=game, mu=s[0], sigma=s[1], sessions=s[2], last_finished_at=s[3])
+        for p, s in state.items()
+    ]
+    Rating.objects.bulk_update([r for r in rows if r.pk], ["mu", "sigma", "sessions", "last_finished_at"], batch_size=5000)
+    Rating.objects.bulk_create([r for r in rows if not r.pk], batch_size=5000)

@@ -1,0 +1,93 @@
+"""Shared fixtures: API clients for every role, and a small club with one event per game."""
+from __future__ import annotations
+
+import pytest
+
+# Django is imported inside the fixtures: the pure tests (engine, seating, ratings model) also run
+# without Django (``pytest -p no:django tests/engine``).
+
+
+@pytest.fixture(autouse=True)
+def _django_test_settings(request):
+    """Fast password hashing, and tasks run in-process unless a test brings its own live worker
+    (marker ``live_worker``). Nothing to do where Django is not loaded."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    from django.conf import settings
+
+    from stich.celery import app as celery_app
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    if request.node.get_closest_marker("live_worker"):
+        yield
+        return
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = previous
+
+
+def make_user(username: str, **extra):
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    user = get_user_model().objects.create_user(username=username, password="pw-" + username, **extra)
+    Token.objects.create(user=user)
+    return user
+
+
+def client_for(user=None):
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    if user is not None:
+        client.credentials(HTTP_AUTHORIZATION=f"Token {user.auth_token.key}")
+    return client
+
+
+@pytest.fixture
+def world(db):
+    """A club with an organiser, an event per game with its own organiser, and players.
+
+    Roles: ``staff``; ``club_organiser`` (organises the club); ``organiser`` (organises the Mü,
+    Maumau and LuT events); ``other_organiser`` (organises only another event of the club);
+    ``player_user`` (a user linked to a seated player).
+    """
+    from tournaments.models import Club, Event, Membership, Player, Round, Table
+    from tournaments.services import table_seat_players
+
+    staff = make_user("staff", is_staff=True)
+    club_organiser = make_user("club_organiser")
+    organiser = make_user("organiser")
+    other_organiser = make_user("other_organiser")
+    player_user = make_user("player_user")
+    club = Club.objects.create(name="Testclub", city="Köln")
+    club.organisers.add(club_organiser)
+    empty_club = Club.objects.create(name="Empty club")
+    empty_club.organisers.add(club_organiser)
+    players = []
+    for index in range(12):
+        player = Player.objects.create(name=f"Player {index:02d}", user=player_user if index == 0 else None)
+        Membership.objects.create(player=player, club=club)
+        players.append(player)
+    events = {}
+    for game in ("mu", "maumau", "lut"):
+        event = Event.objects.create(club=club, name=f"{game} cup", game=game)
+        event.organisers.add(organiser)
+        round_ = Round.objects.create(event=event, number=1)
+        for number in range(3):
+            table = Table.objects.create(round=round_, number=number + 1)
+            table_seat_players(table=table, players=players[4 * number:4 * number + 4])
+        events[game] = event
+    other_event = Event.objects.create(club=club, name="other cup", game="mu")
+    other_event.organisers.add(other_organiser)
+
+    class World:
+        pass
+
+    w = World()
+    w.staff, w.club_organiser, w.organiser = staff, club_organiser, organiser
+    w.other_organiser, w.player_user = other_organiser, player_user
+    w.club, w.empty_club, w.players, w.events, w.other_event = club, empty_club, players, events, other_event
+    return w

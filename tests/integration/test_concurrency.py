@@ -1,0 +1,78 @@
+"""Concurrent and repeated submissions do not duplicate (PostgreSQL: real row locks)."""
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+from django.db import connection
+
+from tests.api.play import next_record
+from tests.conftest import client_for
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL's row locks (CI)"),
+]
+
+THREADS = 20
+
+
+def race(requests):
+    """Run the callables at once (a barrier releases them together); return their responses."""
+    barrier = threading.Barrier(len(requests))
+    responses = [None] * len(requests)
+
+    def run(index, request):
+        from django.db import connections
+
+        try:
+            barrier.wait()
+            responses[index] = request()
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i, r)) for i, r in enumerate(requests)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    return responses
+
+
+def test_twenty_retries_with_one_idempotency_key_store_one_hand(world):
+    from games.models import Hand
+
+    table = world.events["lut"].rounds.get().tables.first()
+    record = next_record("lut", random.Random(1), 4, None)
+    url = f"/api/v1/tables/{table.pk}/hands/"
+
+    def submit():
+        return client_for(world.organiser).post(url, record, format="json", HTTP_IDEMPOTENCY_KEY="same-key")
+
+    responses = race([submit] * THREADS)
+    assert {r.status_code for r in responses} == {201}
+    assert len({r.content for r in responses}) == 1
+    assert Hand.objects.filter(session__table=table).count() == 1
+
+
+def test_twenty_different_records_for_the_same_hand_store_exactly_one(world):
+    from games.models import Hand
+
+    table = world.events["mu"].rounds.get().tables.first()
+    client = client_for(world.organiser)
+    url = f"/api/v1/tables/{table.pk}/hands/"
+    rng = random.Random(2)
+    first = next_record("mu", rng, 4, None)
+    session = client.post(url, first, format="json").json()["session"]
+    records = [next_record("mu", rng, 4, session) for _ in range(THREADS)]
+
+    responses = race([lambda r=r: client_for(world.organiser).post(url + "?hand=2", r, format="json") for r in records])
+    codes = sorted(r.status_code for r in responses)
+    assert codes == [201] + [409] * (THREADS - 1)
+    numbers = list(Hand.objects.filter(session__table=table).order_by("number").values_list("number", flat=True))
+    assert numbers == [1, 2]  # no gaps, no duplicates
+    # The next hand still continues the stored one.
+    after = client.post(url, next_record("mu", rng, 4, client.get(url).json()["session"]), format="json")
+    assert after.status_code == 201 and after.json()["hand"]["number"] == 3

@@ -1,0 +1,313 @@
+"""REST API of the tournament domain under ``/api/v1/``.
+
+Each view set says who may change what through ``may_create`` and ``may_change`` (tournaments/
+policy.py); the default permission class calls them. Reads are open; querysets hide what is not
+published.
+"""
+from __future__ import annotations
+
+import csv
+
+from django.db import transaction
+from django.db.models import Prefetch, Q
+from django.http import HttpResponse
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotAuthenticated, PermissionDenied
+from rest_framework.response import Response
+
+from . import policy
+from .models import AuditEntry, Club, Event, Player, Round, Seat, Session, Table, Transfer
+from .selectors import event_money, event_standings
+from .serializers import (
+    ClubSerializer,
+    EventSerializer,
+    PlayerSerializer,
+    RoundSerializer,
+    SessionSerializer,
+    TableSerializer,
+)
+from .services import player_anonymise
+from .signals import results_visibility_changed
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000)
+
+
+class TransferSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Transfer
+        fields = ["id", "session", "payer", "payee", "cents", "paid", "paid_at"]
+        read_only_fields = fields
+
+
+def standings_document(event: Event, *, public: bool) -> dict:
+    """The event's standings as JSON: metrics as numbers (placement points rounded to 4 places)."""
+    rows = event_standings(event, public=public)
+    names = {p.pk: p.public_name for p in Player.objects.filter(pk__in=[row.player for row in rows])}
+    cents = event_money(event, public=public)["cents"] if event.game == "maumau" else {}
+    metrics = [name for name in event.standings_metrics.split(",") if name]
+    return {
+        "event": event.pk,
+        "metrics": metrics,
+        "standings": [
+            {
+                "rank": row.rank, "player": row.player, "name": names.get(row.player, ""), "played": row.played,
+                **{name: _number(value) for name, value in row.metrics.items()},
+                **({"cents": cents.get(row.player, 0)} if event.game == "maumau" else {}),
+            }
+            for row in rows
+        ],
+    }
+
+
+def _number(value):
+    return value if isinstance(value, int) else round(float(value), 4)
+
+
+class OwnedModelViewSet(viewsets.ModelViewSet):
+    """A model view set whose writes are checked against the policy, inside one transaction."""
+
+    def may_create(self, user, data: dict) -> bool:
+        raise NotImplementedError
+
+    def may_change(self, user, obj) -> bool:
+        raise NotImplementedError
+
+    def perform_create(self, serializer):
+        if not self.may_create(self.request.user, serializer.validated_data):
+            raise PermissionDenied("You may not create this here.")
+        with transaction.atomic():
+            serializer.save()
+
+    def perform_update(self, serializer):
+        with transaction.atomic():
+            serializer.save()
+
+
+class ClubViewSet(OwnedModelViewSet):
+    queryset = Club.objects.prefetch_related("organisers")
+    serializer_class = ClubSerializer
+    filterset_fields = {"name": ["exact", "icontains"], "city": ["exact", "icontains"]}
+    ordering_fields = ["name", "created_at"]
+
+    def may_create(self, user, data):
+        return policy.is_staff(user)
+
+    def may_change(self, user, club):
+        if self.request.method == "DELETE":
+            return policy.is_staff(user)
+        return policy.organises_club(user, club)
+
+
+class PlayerViewSet(OwnedModelViewSet):
+    queryset = Player.objects.prefetch_related("clubs")
+    serializer_class = PlayerSerializer
+    filterset_fields = {"clubs": ["exact"], "name": ["icontains"], "anonymised": ["exact"]}
+    ordering_fields = ["name", "created_at"]
+
+    def may_create(self, user, data):
+        clubs = data.get("clubs") or []
+        return bool(clubs) and all(policy.organises_club(user, club) for club in clubs)
+
+    def may_change(self, user, player):
+        return policy.may_change_player(user, player)
+
+    def perform_update(self, serializer):
+        clubs = serializer.validated_data.get("clubs")
+        if clubs is not None and not all(policy.organises_club(self.request.user, club) for club in clubs):
+            raise PermissionDenied("You may only place players in clubs you organise.")
+        super().perform_update(serializer)
+
+    def perform_destroy(self, player):
+        # Privacy: deleting a player anonymises him; standings and ratings stay as computed.
+        player_anonymise(player=player)
+
+
+class EventViewSet(OwnedModelViewSet):
+    serializer_class = EventSerializer
+    filterset_fields = {"club": ["exact"], "game": ["exact"], "starts_on": ["exact", "gte", "lte"]}
+    ordering_fields = ["starts_on", "name", "created_at"]
+
+    def get_queryset(self):
+        return policy.visible_events(self.request.user).select_related("club").prefetch_related("organisers")
+
+    def may_create(self, user, data):
+        return policy.organises_club(user, data["club"])
+
+    def may_change(self, user, event):
+        return policy.organises_event(user, event)
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @action(detail=True, methods=["get"])
+    def standings(self, request, pk=None):
+        event = self.get_object()
+        return Response(standings_document(event, public=not policy.organises_event(request.user, event)))
+
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
+    @action(detail=True, methods=["get"], url_path="standings.csv")
+    def standings_csv(self, request, pk=None):
+        event = self.get_object()
+        document = standings_document(event, public=not policy.organises_event(request.user, event))
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="standings-{event.pk}.csv"'
+        writer = csv.writer(response)
+        metrics = document["metrics"]
+        money = event.game == "maumau"
+        writer.writerow(["rank", "player", "name", "played", *metrics, *(["cents"] if money else [])])
+        for row in document["standings"]:
+            writer.writerow([
+                row["rank"], row["player"], row["name"], row["played"], *(row[m] for m in metrics),
+                *([row["cents"]] if money else []),
+            ])
+        return response
+
+    @extend_schema(responses={(200, "application/jsonl"): OpenApiTypes.STR})
+    @action(detail=True, methods=["get"], url_path="export.jsonl")
+    def export(self, request, pk=None):
+        from .exchange import export_text
+
+        event = self.get_object()
+        body = export_text(event, public=not policy.organises_event(request.user, event))
+        response = HttpResponse(body, content_type="application/jsonl; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="event-{event.pk}.jsonl"'
+        return response
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @action(detail=True, methods=["get"])
+    def money(self, request, pk=None):
+        event = self.get_object()
+        return Response(event_money(event, public=not policy.organises_event(request.user, event)))
+
+    def perform_update(self, serializer):
+        event = serializer.instance
+        user = self.request.user
+        if "club" in serializer.validated_data and serializer.validated_data["club"] != event.club:
+            if not policy.organises_club(user, serializer.validated_data["club"]):
+                raise PermissionDenied("You may only move an event to a club you organise.")
+        if "organisers" in serializer.validated_data and not policy.organises_club(user, event.club):
+            raise PermissionDenied("Only the club's organisers name an event's organisers.")
+        super().perform_update(serializer)
+
+
+class RoundViewSet(OwnedModelViewSet):
+    serializer_class = RoundSerializer
+    filterset_fields = {"event": ["exact"], "number": ["exact"]}
+    ordering_fields = ["number"]
+
+    def get_queryset(self):
+        return Round.objects.filter(event__in=policy.visible_events(self.request.user)).select_related("event")
+
+    def may_create(self, user, data):
+        return policy.organises_event(user, data["event"])
+
+    def may_change(self, user, round_):
+        return policy.organises_event(user, round_.event)
+
+    def perform_update(self, serializer):
+        was_held = serializer.instance.results_held
+        super().perform_update(serializer)
+        round_ = serializer.instance
+        if round_.results_held != was_held:
+            # Holding back or releasing a round changes what is public and rated.
+            AuditEntry.objects.create(
+                actor=self.request.user, action="round_released" if was_held else "round_held",
+                event=round_.event, object_type="round", object_id=round_.pk,
+            )
+            event_id = round_.event_id
+            transaction.on_commit(lambda: results_visibility_changed.send(sender=Round, event_id=event_id))
+
+
+class TableViewSet(OwnedModelViewSet):
+    serializer_class = TableSerializer
+    filterset_fields = {"round": ["exact"], "round__event": ["exact"], "number": ["exact"]}
+    ordering_fields = ["number"]
+
+    def get_queryset(self):
+        seats = Prefetch("seats", queryset=Seat.objects.order_by("position"))
+        return (
+            Table.objects.filter(round__event__in=policy.visible_events(self.request.user))
+            .select_related("round__event")
+            .prefetch_related(seats)
+        )
+
+    def may_create(self, user, data):
+        return policy.organises_event(user, data["round"].event)
+
+    def may_change(self, user, table):
+        return policy.organises_event(user, table.round.event)
+
+
+class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = SessionSerializer
+    filterset_fields = {"table": ["exact"], "table__round": ["exact"], "table__round__event": ["exact"], "status": ["exact"]}
+
+    def get_queryset(self):
+        sessions = Session.objects.filter(table__round__event__in=policy.visible_events(self.request.user))
+        return sessions.select_related("table__round__event")
+
+    def retrieve(self, request, *args, **kwargs):
+        from games.services import session_summary
+
+        session = self.get_object()
+        body = SessionSerializer(session).data | session_summary(session)
+        if policy_hides_results(request.user, session.table.round):
+            body["totals"], body["hands"] = None, None
+        return Response(body)
+
+    @extend_schema(request=ReasonSerializer, responses={200: SessionSerializer})
+    @action(detail=True, methods=["post"])
+    def abandon(self, request, pk=None):
+        from games.services import session_abandon
+
+        session = self.get_object()
+        if not policy.organises_event(request.user, session.table.round.event):
+            raise PermissionDenied("Only the event's organisers abandon a session.")
+        data = ReasonSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        session = session_abandon(session=session, by_user=request.user, reason=data.validated_data["reason"])
+        return Response(SessionSerializer(session).data)
+
+
+def policy_hides_results(user, round_) -> bool:
+    return round_.results_held and not policy.organises_event(user, round_.event)
+
+
+class TransferViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    """Maumau payments that settle finished series; an organiser marks them paid."""
+
+    serializer_class = TransferSerializer
+    filterset_fields = {"session": ["exact"], "session__table__round__event": ["exact"], "paid": ["exact"]}
+
+    def get_queryset(self):
+        transfers = Transfer.objects.filter(
+            session__table__round__event__in=policy.visible_events(self.request.user)
+        ).select_related("session__table__round__event")
+        if not self.request.user.is_staff:
+            transfers = transfers.exclude(
+                Q(session__table__round__results_held=True)
+                & ~Q(session__table__round__event__organisers=self.request.user.pk or 0)
+            )
+        return transfers
+
+    @extend_schema(request=None, responses={200: TransferSerializer})
+    @action(detail=True, methods=["post"])
+    def paid(self, request, pk=None):
+        transfer = self.get_object()
+        event = transfer.session.table.round.event
+        if not request.user.is_authenticated:
+            raise NotAuthenticated()
+        if not policy.organises_event(request.user, event):
+            raise PermissionDenied("Only the event's organisers mark payments.")
+        with transaction.atomic():
+            transfer.paid, transfer.paid_at = True, timezone.now()
+            transfer.save(update_fields=["paid", "paid_at"])
+            AuditEntry.objects.create(
+                actor=request.user, action="transfer_paid", event=event, object_type="transfer",
+                object_id=transfer.pk, data={"cents": transfer.cents},
+            )
+        return Response(TransferSerializer(transfer).data)

@@ -1,0 +1,180 @@
+"""A self-contained event export as JSON Lines, and its import into another database.
+
+One JSON object per line, each with a ``type``, in this order: the event with its options, its
+clubs, its players, rounds, tables with their seats, sessions, then every hand version with its
+record. Ids are the exporting database's; the import maps them to new rows. Every record is
+validated again on import; a rejection names its line and JSON Pointer and nothing is imported.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from django.db import transaction
+
+from games.rules import RecordError, validate
+
+from .models import Club, Event, Membership, Player, Round, Seat, Session, Table
+
+FORMAT = "stich-event/1"
+EVENT_OPTIONS = [
+    "name", "game", "starts_on", "published", "mu_target_score", "mu_fixed_deals",
+    "maumau_games_per_series", "maumau_stake_cents", "standings_metrics",
+]
+
+
+def export_lines(event: Event, *, public: bool) -> Iterator[dict]:
+    from games.models import HandVersion
+
+    rounds = event.rounds.order_by("number")
+    if public:
+        rounds = rounds.filter(results_held=False)
+    tables = Table.objects.filter(round__in=rounds).order_by("round__number", "number")
+    seats = Seat.objects.filter(table__in=tables).order_by("table", "position")
+    player_ids = sorted(set(seats.values_list("player_id", flat=True)))
+    players = Player.objects.filter(pk__in=player_ids).prefetch_related("clubs")
+    clubs = {event.club_id} | set(Membership.objects.filter(player__in=player_ids).values_list("club_id", flat=True))
+
+    yield {"type": "event", "format": FORMAT, "id": event.pk, "club": event.club_id,
+           **{name: _plain(getattr(event, name)) for name in EVENT_OPTIONS}}
+    for club in Club.objects.filter(pk__in=clubs).order_by("pk"):
+        yield {"type": "club", "id": club.pk, "name": club.name, "city": club.city}
+    for player in players.order_by("pk"):
+        name = player.public_name if public and (player.initials_only or player.anonymised) else player.name
+        yield {"type": "player", "id": player.pk, "name": name, "initials_only": player.initials_only,
+               "anonymised": player.anonymised, "clubs": sorted(c.pk for c in player.clubs.all())}
+    for round_ in rounds:
+        yield {"type": "round", "id": round_.pk, "number": round_.number, "results_held": round_.results_held}
+    seated: dict[int, list[int]] = {}
+    for seat in seats:
+        seated.setdefault(seat.table_id, []).append(seat.player_id)
+    for table in tables:
+        yield {"type": "table", "id": table.pk, "round": table.round_id, "number": table.number, "seats": seated.get(table.pk, [])}
+    sessions = Session.objects.filter(table__in=tables).order_by("table__round__number", "table__number", "number")
+    for session in sessions:
+        yield {"type": "session", "id": session.pk, "table": session.table_id, "number": session.number,
+               "status": session.status, "first_dealer": session.first_dealer,
+               "finished_at": _plain(session.finished_at)}
+    versions = HandVersion.objects.filter(hand__session__in=sessions).select_related("hand").order_by(
+        "hand__session__table__round__number", "hand__session__table__number", "hand__session__number",
+        "hand__number", "version",
+    )
+    for version in versions:
+        yield {"type": "hand", "session": version.hand.session_id, "number": version.hand.number,
+               "version": version.version, "voided": version.voided, "dealer": version.hand.dealer,
+               "reason": version.reason, "record": version.record}
+
+
+def _plain(value):
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
+def export_text(event: Event, *, public: bool) -> str:
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in export_lines(event, public=public))
+
+
+@dataclass
+class Rejection:
+    line: int
+    code: str
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.code} at {self.path or '(root)'}: {self.message}"
+
+
+class ImportRejected(Exception):
+    def __init__(self, rejections: list[Rejection]) -> None:
+        super().__init__("; ".join(map(str, rejections)))
+        self.rejections = rejections
+
+
+def import_lines(lines: Iterable[str], *, progress=None) -> Event:
+    """Import one exported event (new rows throughout). All or nothing."""
+    from games.models import Hand, HandVersion
+    from games.services import _settle_session
+
+    ids: dict[str, dict] = {kind: {} for kind in ("club", "player", "round", "table", "session")}
+    rejections: list[Rejection] = []
+    event = None
+    event_data: dict = {}
+    touched: dict[int, Session] = {}
+    abandoned: list[Session] = []
+    with transaction.atomic():
+        for number, text in enumerate(lines, start=1):
+            if progress:
+                progress()
+            if not text.strip():
+                continue
+            try:
+                item = json.loads(text)
+                kind = item["type"]
+            except (ValueError, KeyError, TypeError) as exc:
+                rejections.append(Rejection(number, "bad_line", "", f"not an export line: {exc}"))
+                continue
+            if kind == "event":
+                event_data = item
+            elif kind == "club":
+                club, _ = Club.objects.get_or_create(name=item["name"], defaults={"city": item.get("city", "")})
+                ids["club"][item["id"]] = club
+                if event is None and item["id"] == event_data.get("club"):
+                    event = Event.objects.create(
+                        club=club, **{k: event_data[k] for k in EVENT_OPTIONS if k in event_data}
+                    )
+            elif kind == "player":
+                player = Player.objects.create(name=item["name"], initials_only=item.get("initials_only", False))
+                for club_id in item.get("clubs", []):
+                    if club_id in ids["club"]:
+                        Membership.objects.get_or_create(player=player, club=ids["club"][club_id])
+                ids["player"][item["id"]] = player
+            elif kind == "round":
+                ids["round"][item["id"]] = Round.objects.create(event=event, number=item["number"], results_held=item["results_held"])
+            elif kind == "table":
+                table = Table.objects.create(round=ids["round"][item["round"]], number=item["number"])
+                Seat.objects.bulk_create(
+                    Seat(table=table, round=table.round, player=ids["player"][pid], position=pos)
+                    for pos, pid in enumerate(item["seats"])
+                )
+                ids["table"][item["id"]] = table
+            elif kind == "session":
+                session = Session.objects.create(
+                    table=ids["table"][item["table"]], number=item["number"], first_dealer=item.get("first_dealer", 0)
+                )
+                ids["session"][item["id"]] = session
+                if item["status"] == Session.Status.ABANDONED:
+                    abandoned.append(session)
+            elif kind == "hand":
+                session = ids["session"][item["session"]]
+                record = item.get("record")
+                result = None
+                if not item.get("voided"):
+                    try:
+                        result = validate(record)
+                    except RecordError as error:
+                        rejections.append(Rejection(number, error.code, error.path, error.message))
+                        continue
+                hand, created = Hand.objects.get_or_create(
+                    session=session, number=item["number"],
+                    defaults={"dealer": item["dealer"], "record": record, "result": result,
+                              "voided": item.get("voided", False), "version": item["version"]},
+                )
+                if not created:
+                    hand.record, hand.result, hand.voided, hand.version = record, result, item.get("voided", False), item["version"]
+                    hand.dealer = item["dealer"]
+                    hand.save()
+                HandVersion.objects.create(hand=hand, version=item["version"], record=record, result=result,
+                                           voided=item.get("voided", False), reason=item.get("reason", ""))
+                touched[session.pk] = session
+        if event is None:
+            rejections.append(Rejection(1, "no_event", "", "the file holds no event"))
+        if rejections:
+            transaction.set_rollback(True)
+            raise ImportRejected(rejections)
+        for session in touched.values():
+            _settle_session(session, list(session.hands.order_by("number")))
+        for session in abandoned:
+            session.status = Session.Status.ABANDONED
+            session.save(update_fields=["status"])
+    return event

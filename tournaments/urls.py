@@ -1,0 +1,14 @@
+from rest_framework.routers import DefaultRouter
+
+from . import api
+
+router = DefaultRouter()
+router.register("clubs", api.ClubViewSet, basename="club")
+router.register("players", api.PlayerViewSet, basename="player")
+router.register("events", api.EventViewSet, basename="event")
+router.register("rounds", api.RoundViewSet, basename="round")
+router.register("tables", api.TableViewSet, basename="table")
+router.register("sessions", api.SessionViewSet, basename="session")
+router.register("transfers", api.TransferViewSet, basename="transfer")
+
+urlpatterns = router.urls
