@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Callable
 
+from django.conf import settings
 from django.db import transaction
 
 from tournaments.models import Seat, Session
@@ -35,6 +36,12 @@ class RatedSession:
     def fingerprint(self) -> str:
         text = json.dumps([self.finished_at.isoformat(), self.players, self.totals])
         return hashlib.sha256(text.encode()).hexdigest()
+
+
+def decay_config() -> model.DecayConfig | None:
+    """``RATINGS_DECAY_PER_DAY`` (sigma² added per day without a session; 0 turns decay off)."""
+    per_day = settings.RATINGS_DECAY_PER_DAY
+    return model.DecayConfig(per_day) if per_day > 0 else None
 
 
 def rated_sessions(game: str) -> list[RatedSession]:
@@ -107,13 +114,13 @@ def _apply(game: str, sessions: list[RatedSession], position: int, progress) -> 
         state[rating.player_id] = [rating.mu, rating.sigma, rating.sessions, rating.last_finished_at]
         pks[rating.player_id] = rating.pk
     history, entries = [], []
-    config = model.DEFAULT_DECAY
+    decay = decay_config()
     for offset, session in enumerate(sessions):
         before = []
         for player in session.players:
             mu, sigma, _, last = state.setdefault(player, [model.MU, model.SIGMA, 0, None])
-            if last is not None:
-                sigma = model.decayed_sigma(sigma, (session.finished_at - last).total_seconds() / 86400, config)
+            if last is not None and decay is not None:
+                sigma = model.decayed_sigma(sigma, (session.finished_at - last).total_seconds() / 86400, decay)
             before.append((mu, sigma))
         after = model.rate_session(before, model.ranks_from_totals(session.totals))
         for player, (mu0, sigma0), (mu1, sigma1) in zip(session.players, before, after):

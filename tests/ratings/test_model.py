@@ -114,7 +114,8 @@ def test_rank_order_not_seat_order_matters():
     ranks = [3, 1, 4, 2]
     rated = rate_session(ratings, ranks)
     reordered = rate_session([ratings[i] for i in (2, 0, 3, 1)], [ranks[i] for i in (2, 0, 3, 1)])
-    assert [reordered[i] for i in (1, 3, 0, 2)] == pytest.approx(rated, abs=1e-12)
+    flat = [number for i in (1, 3, 0, 2) for number in reordered[i]]
+    assert flat == pytest.approx([number for rating in rated for number in rating], abs=1e-12)
 
 
 def test_invalid_sessions_are_refused():
@@ -203,11 +204,15 @@ def test_decay_reads_finish_times_not_the_clock():
 
 
 def test_pairwise_hits_counts_pairs_with_different_totals():
-    state = {"ann": (30.0, 1.0), "bob": (20.0, 1.0), "cyd": (25.0, 1.0)}
+    state = {"ann": (30.0, 1.0), "bob": (20.0, 1.0), "cyd": (25.0, 1.0), "dan": (15.0, 1.0)}
     session = Session(["ann", "bob", "cyd", "dan"], [9, 1, 5, 5])
-    # Pairs with different totals: ann>bob ✓, ann>cyd ✓, ann>dan ✓, cyd>bob ✓, dan>bob ✗ (20<25).
+    # Pairs with different totals: ann>bob hit, ann>cyd hit, ann>dan hit, cyd>bob hit,
+    # dan>bob miss (dan's mu 15 < bob's 20); cyd-dan have equal totals and do not count.
     assert pairwise_hits(state, session, by="mu") == (4.0, 5)
-    # A new player (mu 25) against cyd would be a coin flip, but cyd-dan have equal totals.
-    state["bob"] = (25.0, 1.0)
-    assert pairwise_hits(state, Session(["bob", "cyd"], [1, 2]), by="mu") == (0.5, 1)
-    assert pairwise_hits(state, Session(["bob", "dan"], [1, 2]), by="ordinal") == (1.0, 1)
+    # Equal strengths are a coin flip.
+    assert pairwise_hits({"bob": (25.0, 1.0)}, Session(["bob", "new"], [1, 2]), by="mu") == (0.5, 1)
+    # By mu - 3 sigma a new player (25, 25/3) is weaker than bob (25, 1): bob ahead is predicted.
+    assert pairwise_hits({"bob": (25.0, 1.0)}, Session(["bob", "new"], [2, 1]), by="ordinal") == (1.0, 1)
+    assert pairwise_hits({"bob": (25.0, 1.0)}, Session(["bob", "new"], [1, 2]), by="ordinal") == (0.0, 1)
+    with pytest.raises(ValueError):
+        pairwise_hits(state, session, by="elo")
