@@ -5,9 +5,10 @@
 The league: players with a latent true skill; each session draws 4–6 of them, and a player's total
 is his skill plus noise of one beta, rounded (so equal totals, ties, happen). Reports:
 
-- sessions rated per second by ``rate_many`` (all sessions, and the subset) and by openskill's
-  ``PlackettLuce.rate`` (the subset only: it is slow), and the ratio on the same subset;
-- the largest difference in mu and sigma between the two after the subset;
+- sessions rated per second by ``league.rate_league`` (levels of independent sessions, NumPy) and
+  ``model.rate_many`` (one session after the other), on all sessions and on the subset, and by
+  openskill's ``PlackettLuce.rate`` (the subset only: it is slow), each as a ratio to openskill;
+- the largest difference in mu and sigma against openskill after the subset;
 - how often the ratings after the first 90 % of the sessions order the pairs of players of the
   last 10 % as their totals do (by mu and by mu - 3·sigma), and the same for the true skill.
 """
@@ -47,6 +48,14 @@ def time_project(sessions: list[Session]) -> tuple[float, dict]:
     return time.perf_counter() - started, state
 
 
+def time_league(sessions: list[Session]) -> tuple[float, dict]:
+    from ratings.league import rate_league
+
+    started = time.perf_counter()
+    state = rate_league(sessions)
+    return time.perf_counter() - started, state
+
+
 def time_openskill(sessions: list[Session]) -> tuple[float, dict]:
     from openskill.models import PlackettLuce
 
@@ -61,6 +70,10 @@ def time_openskill(sessions: list[Session]) -> tuple[float, dict]:
             ratings[player] = rated
     elapsed = time.perf_counter() - started
     return elapsed, {player: (rated.mu, rated.sigma) for player, rated in ratings.items()}
+
+
+def largest_difference(ours: dict, reference: dict) -> float:
+    return max(max(abs(ours[p][0] - reference[p][0]), abs(ours[p][1] - reference[p][1])) for p in reference)
 
 
 def prediction_accuracy(state: dict, held_out: list[Session], *, by: str) -> float:
@@ -90,23 +103,27 @@ def main(argv: list[str] | None = None) -> None:
           f"(seed {args.seed}); ties: "
           f"{sum(len(set(s.totals)) < len(s.totals) for s in league) / len(league):.0%} of sessions")
 
-    project_all_seconds, _ = time_project(league)
+    project_all_seconds, project_all = time_project(league)
+    league_all_seconds, league_all = time_league(league)
     project_subset_seconds, project_subset = time_project(subset)
+    league_subset_seconds, league_subset = time_league(subset)
     openskill_seconds, openskill_subset = time_openskill(subset)
 
-    print()
-    print(f"ratings.model.rate_many, all {len(league)} sessions: "
-          f"{project_all_seconds:.2f} s = {len(league) / project_all_seconds:,.0f} sessions/s")
-    print(f"Same subset, the first {subset_size} sessions:")
-    project_rate = subset_size / project_subset_seconds
     openskill_rate = subset_size / openskill_seconds
-    print(f"  ratings.model.rate_many     {project_subset_seconds:8.3f} s  {project_rate:12,.0f} sessions/s")
-    print(f"  openskill PlackettLuce.rate {openskill_seconds:8.3f} s  {openskill_rate:12,.0f} sessions/s")
-    print(f"  ratio                       {project_rate / openskill_rate:8.1f}x")
-    max_mu = max(abs(project_subset[p][0] - openskill_subset[p][0]) for p in openskill_subset)
-    max_sigma = max(abs(project_subset[p][1] - openskill_subset[p][1]) for p in openskill_subset)
-    print(f"  max |mu difference| {max_mu:.3g}, max |sigma difference| {max_sigma:.3g} "
-          f"over {len(openskill_subset)} players")
+    print()
+    print(f"All {len(league)} sessions (openskill's rate from the subset below, it is slow):")
+    for name, seconds in (("ratings.league.rate_league", league_all_seconds), ("ratings.model.rate_many", project_all_seconds)):
+        rate = len(league) / seconds
+        print(f"  {name:27} {seconds:8.3f} s  {rate:12,.0f} sessions/s  {rate / openskill_rate:6.1f}x openskill")
+    print(f"  max difference rate_league vs rate_many: {largest_difference(league_all, project_all):.3g}")
+    print(f"Same subset, the first {subset_size} sessions:")
+    for name, seconds in (("ratings.league.rate_league", league_subset_seconds), ("ratings.model.rate_many", project_subset_seconds),
+                          ("openskill PlackettLuce.rate", openskill_seconds)):
+        rate = subset_size / seconds
+        print(f"  {name:27} {seconds:8.3f} s  {rate:12,.0f} sessions/s  {rate / openskill_rate:6.1f}x openskill")
+    for name, ours in (("rate_league", league_subset), ("rate_many", project_subset)):
+        print(f"  max |mu or sigma difference| {name} vs openskill: {largest_difference(ours, openskill_subset):.3g} "
+              f"over {len(openskill_subset)} players")
 
     split = len(league) * 9 // 10
     trained = rate_many({}, league[:split])

@@ -1,0 +1,45 @@
+"""The batched league rater gives the numbers of the sequential one (and so openskill's)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ratings.league import rate_league
+from ratings.model import DecayConfig, Session, rate_many
+from tests.ratings.test_model import largest_difference, random_league, rate_with_openskill
+
+DAY = 86400.0
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_league_equals_openskill_with_ties_and_short_sessions(seed):
+    league = random_league(seed, sessions=1200)  # 2-6 players, many ties, some all tied
+    assert largest_difference(rate_league(league), rate_with_openskill(league)) < 1e-9
+
+
+def test_league_equals_the_sequence_with_decay_and_a_starting_state():
+    league = random_league(5, sessions=800, tie_prone=False)
+    rng = random.Random(5)
+    spread = [Session(s.players, s.totals, s.finished_at * rng.uniform(0.5, 30.0) + i) for i, s in enumerate(league)]
+    spread.sort(key=lambda s: s.finished_at)
+    start = {player: (20.0 + player % 7, 3.0 + player % 3) for player in range(0, 40, 3)}
+    decay = DecayConfig(0.2)
+    expected_last, got_last = {}, {}
+    expected = rate_many(dict(start), spread, decay=decay, last_played=expected_last)
+    got = rate_league(spread, dict(start), decay=decay, last_played=got_last)
+    assert largest_difference(got, expected) < 1e-9
+    assert got_last == expected_last
+    # And decay did something.
+    assert largest_difference(rate_league(spread, dict(start)), expected) > 1e-3
+
+
+def test_players_may_be_any_hashable_and_bad_sessions_are_refused():
+    league = [Session(["ann", "bob", "cyd"], [3, 1, 3]), Session(["bob", "dan"], [2, 0])]
+    assert largest_difference(rate_league(league), rate_many({}, league)) < 1e-12
+    with pytest.raises(ValueError):
+        rate_league([Session(["ann"], [1])])
+    with pytest.raises(ValueError):
+        rate_league([Session(["ann", "ann"], [1, 2])])
+    with pytest.raises(ValueError):
+        rate_league([Session(["ann", "bob"], [1])])
