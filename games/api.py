@@ -145,6 +145,10 @@ class HandViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             hands = hands.exclude(pk__in=hidden)
         return hands.order_by("session", "number")
 
+    def may_change(self, user, hand: Hand) -> bool:
+        """Object permission (ReadPublishedWriteOwned): only the event's organisers change hands."""
+        return policy.organises_event(user, hand.session.table.round.event)
+
     def _organiser_only(self, hand: Hand) -> None:
         if not self.request.user.is_authenticated:
             raise NotAuthenticated()

@@ -93,6 +93,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]  # the public pages' stylesheet (static/stich/)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -143,7 +144,14 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
+VISIBILITY_TIMEOUT = env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)
+# A task whose worker died unacknowledged is delivered again after the visibility timeout; workers
+# sweep for such tasks at start and then every few seconds (every second with a short timeout).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": VISIBILITY_TIMEOUT,
+    "unacked_restore_interval": max(1, min(10, VISIBILITY_TIMEOUT // 3)),
+    "unacked_restore_throttle": 1,
+}
 CELERY_RESULT_EXPIRES = 3600
 
 # Ratings: sigma grows with the days between a player's sessions (ratings/model.py); 0 turns the

@@ -1,0 +1,151 @@
+"""Ratings kept by live Celery workers on PostgreSQL and Redis (CI): incremental, corrected,
+idempotent under redelivery, and intact when a worker is killed in the middle of a task."""
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+
+from tests.api.play import next_record, play_session
+from tests.conftest import client_for
+from tests.integration.conftest import ROOT, _worker_env
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.live_worker,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL and live workers (CI)"),
+]
+
+
+def wait_for(predicate, timeout: float = 90.0, what: str = "the workers"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"{what} did not get there within {timeout:.0f} s")
+
+
+def pool_in_step(game: str) -> bool:
+    from ratings.models import PoolEntry
+    from ratings.services import rated_sessions
+
+    wanted = [(s.session_id, s.fingerprint) for s in rated_sessions(game)]
+    applied = list(PoolEntry.objects.filter(game=game).order_by("position").values_list("session_id", "fingerprint"))
+    return bool(wanted) and applied == wanted
+
+
+def ratings_of(game: str) -> dict:
+    from ratings.models import Rating
+
+    return {r.player_id: (r.mu, r.sigma, r.sessions) for r in Rating.objects.filter(game=game)}
+
+
+def from_scratch(game: str) -> dict:
+    """What the sequence of rated sessions gives, computed here without the database's pool."""
+    from ratings.model import Session, rate_many
+    from ratings.services import rated_sessions
+
+    sessions = rated_sessions(game)
+    state = rate_many({}, [Session(s.players, s.totals) for s in sessions])
+    played = {}
+    for s in sessions:
+        for player in s.players:
+            played[player] = played.get(player, 0) + 1
+    return {player: (mu, sigma, played[player]) for player, (mu, sigma) in state.items()}
+
+
+def assert_same(ours: dict, expected: dict, tolerance: float = 1e-9):
+    assert ours.keys() == expected.keys()
+    for player, (mu, sigma, sessions) in expected.items():
+        assert abs(ours[player][0] - mu) < tolerance and abs(ours[player][1] - sigma) < tolerance
+        assert ours[player][2] == sessions
+
+
+def test_sessions_through_the_api_are_rated_by_the_worker_and_corrections_recompute(world, live_worker):
+    from games.models import Hand
+
+    client = client_for(world.organiser)
+    rng = random.Random(11)
+    for table in world.events["lut"].rounds.get().tables.all():
+        _, _, session = play_session(client, table, "lut", rng)
+        assert session["status"] == "finished"
+    wait_for(lambda: pool_in_step("lut"), what="the rating of three finished sessions")
+    board = client_for().get("/api/v1/ratings/leaderboard/", {"game": "lut"}).json()
+    assert board["count"] == 12
+    incremental = ratings_of("lut")
+    assert_same(incremental, from_scratch("lut"))
+
+    # Correct the first hand of the first session: the pool is recomputed from that session on.
+    hand = Hand.objects.filter(session__table__round__event=world.events["lut"]).order_by("session__finished_at", "number").first()
+    players = hand.session.table.seats.count()
+    replacement = next_record("lut", rng, players, {"next": {"dealer": hand.dealer, "direction": 1}})
+    response = client.post(f"/api/v1/hands/{hand.pk}/correct/", {"record": replacement, "reason": "wrong sheet"}, format="json")
+    assert response.status_code == 200, response.content
+    wait_for(lambda: pool_in_step("lut") and ratings_of("lut") != incremental, what="the recompute after a correction")
+    corrected = ratings_of("lut")
+    assert_same(corrected, from_scratch("lut"))
+    call_command("recompute_ratings", "--game", "lut", "--no-progress", stdout=open(os.devnull, "w"))
+    assert ratings_of("lut") == corrected
+
+    # A task delivered twice (here: queued twice more) changes nothing.
+    from ratings.tasks import pool_sync
+
+    first, second = pool_sync.delay("lut"), pool_sync.delay("lut")
+    assert first.get(timeout=60)["rated"] == 0 and second.get(timeout=60)["rated"] == 0
+    assert ratings_of("lut") == corrected
+
+
+def _start_worker(queue: str, log_name: str):
+    env = _worker_env(connection.settings_dict["NAME"])
+    env["CELERY_VISIBILITY_TIMEOUT"] = "3"  # this test's own configuration: redeliver after 3 s
+    log = open(ROOT / log_name, "w")  # noqa: SIM115 - closed by the caller
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "stich", "worker", "--pool=solo", "--loglevel=INFO",
+         "--queues", queue, "--hostname", f"{queue}-{time.monotonic_ns()}@%h", "--without-gossip", "--without-mingle"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    return process, log
+
+
+def test_a_worker_killed_mid_task_leaves_the_same_ratings(db, live_worker):
+    from ratings.models import PoolEntry
+    from ratings.tasks import pool_sync
+
+    call_command("load_league", "--players", "300", "--sessions", "20000", "--game", "mu", "--no-progress",
+                 stdout=open(os.devnull, "w"))
+    queue = "ratings-kill-test"
+    victim, victim_log = _start_worker(queue, "celery-test-victim.log")
+    try:
+        # A queue of its own: only the victim, then its successor, consume this delivery.
+        result = pool_sync.apply_async(args=["mu"], queue=queue)
+        wait_for(lambda: "pool_sync" in (ROOT / "celery-test-victim.log").read_text() and
+                 "received" in (ROOT / "celery-test-victim.log").read_text(), timeout=60, what="the victim's start")
+        time.sleep(1.0)
+        assert victim.poll() is None
+        victim.send_signal(signal.SIGKILL)
+        victim.wait(timeout=30)
+        # Killed mid-task: its transaction never committed.
+        assert PoolEntry.objects.filter(game="mu").count() == 0, "the task finished before the kill; raise the league size"
+        successor, successor_log = _start_worker(queue, "celery-test-successor.log")
+        try:
+            answer = result.get(timeout=180)
+            assert answer["rated"] == 20000
+        finally:
+            successor.send_signal(signal.SIGTERM)
+            successor.wait(timeout=60)
+            successor_log.close()
+    finally:
+        if victim.poll() is None:
+            victim.kill()
+        victim_log.close()
+    assert pool_in_step("mu")
+    assert_same(ratings_of("mu"), from_scratch("mu"))
