@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Callable
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 
 from tournaments.models import Event, Seat, Session
 from tournaments.progress import SessionRules, totals
@@ -119,11 +119,12 @@ def _apply(game: str, sessions: list[RatedSession], position: int, progress) -> 
     players = {p for s in sessions for p in s.players}
     state: dict[int, list] = {}
     pks: dict[int, int] = {}
-    for rating in Rating.objects.filter(game=game, player__in=players):
+    for rating in Rating.objects.filter(game=game, player__in=players) if len(players) < 900 else Rating.objects.filter(game=game):
         state[rating.player_id] = [rating.mu, rating.sigma, rating.sessions, rating.last_finished_at]
         pks[rating.player_id] = rating.pk
     history, entries = [], []
     decay = decay_config()
+    adapt = connection.ops.adapt_datetimefield_value
     for offset, session in enumerate(sessions):
         before = []
         for player in session.players:
@@ -132,22 +133,31 @@ def _apply(game: str, sessions: list[RatedSession], position: int, progress) -> 
                 sigma = model.decayed_sigma(sigma, (session.finished_at - last).total_seconds() / 86400, decay)
             before.append((mu, sigma))
         after = model.rate_session(before, model.ranks_from_totals(session.totals))
+        finished_at = adapt(session.finished_at)
         for player, (mu0, sigma0), (mu1, sigma1) in zip(session.players, before, after):
             entry = state[player]
             entry[0], entry[1], entry[2], entry[3] = mu1, sigma1, entry[2] + 1, session.finished_at
-            history.append(RatingHistory(
-                player_id=player, game=game, session_id=session.session_id, position=position + offset,
-                finished_at=session.finished_at, mu_before=mu0, sigma_before=sigma0, mu_after=mu1, sigma_after=sigma1,
-            ))
-        entries.append(PoolEntry(game=game, position=position + offset, session_id=session.session_id,
-                                 fingerprint=session.fingerprint, finished_at=session.finished_at))
+            history.append((player, game, session.session_id, position + offset, finished_at, mu0, sigma0, mu1, sigma1))
+        entries.append((game, position + offset, session.session_id, session.fingerprint, finished_at))
         if progress:
             progress(1)
-    RatingHistory.objects.bulk_create(history, batch_size=5000)
-    PoolEntry.objects.bulk_create(entries, batch_size=5000)
+    # Plain INSERTs: a recompute writes a row per player and session, and model instances
+    # cost more than the database does.
+    _insert(RatingHistory, ["player", "game", "session", "position", "finished_at",
+                            "mu_before", "sigma_before", "mu_after", "sigma_after"], history)
+    _insert(PoolEntry, ["game", "position", "session", "fingerprint", "finished_at"], entries)
     rows = [
         Rating(pk=pks.get(p), player_id=p, game=game, mu=s[0], sigma=s[1], sessions=s[2], last_finished_at=s[3])
         for p, s in state.items()
     ]
-    Rating.objects.bulk_update([r for r in rows if r.pk], ["mu", "sigma", "sessions", "last_finished_at"], batch_size=5000)
-    Rating.objects.bulk_create([r for r in rows if not r.pk], batch_size=5000)
+    Rating.objects.bulk_update([r for r in rows if r.pk], ["mu", "sigma", "sessions", "last_finished_at"], batch_size=2000)
+    Rating.objects.bulk_create([r for r in rows if not r.pk], batch_size=2000)
+
+
+def _insert(table, fields: list[str], rows: list[tuple], batch: int = 5000) -> None:
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(table._meta.get_field(name).column) for name in fields)
+    sql = f"INSERT INTO {quote(table._meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), batch):
+            cursor.executemany(sql, rows[start:start + batch])
