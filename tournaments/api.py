@@ -7,6 +7,7 @@ published.
 from __future__ import annotations
 
 import csv
+import json
 
 from django.db import transaction
 from django.db.models import Prefetch, Q
@@ -17,6 +18,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
+from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from . import policy
@@ -67,6 +69,28 @@ def standings_document(event: Event, *, public: bool) -> dict:
 
 def _number(value):
     return value if isinstance(value, int) else round(float(value), 4)
+
+
+class _PassThroughRenderer(BaseRenderer):
+    """The view writes the body itself; the renderer only lets content negotiation pick the format
+    that the URL names (``standings.csv``, ``export.jsonl``; errors come back in that type too)."""
+
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        if isinstance(data, (bytes, str)):
+            return data
+        return json.dumps(data).encode()
+
+
+class CSVRenderer(_PassThroughRenderer):
+    media_type = "text/csv"
+    format = "csv"
+
+
+class JSONLinesRenderer(_PassThroughRenderer):
+    media_type = "application/jsonl"
+    format = "jsonl"
 
 
 class OwnedModelViewSet(viewsets.ModelViewSet):
@@ -142,17 +166,17 @@ class EventViewSet(OwnedModelViewSet):
     def may_change(self, user, event):
         return policy.organises_event(user, event)
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
-    @action(detail=True, methods=["get"])
-    def standings(self, request, pk=None):
-        event = self.get_object()
-        return Response(standings_document(event, public=not policy.organises_event(request.user, event)))
-
-    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
-    @action(detail=True, methods=["get"], url_path="standings.csv")
-    def standings_csv(self, request, pk=None):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR})
+    @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, BrowsableAPIRenderer, CSVRenderer])
+    def standings(self, request, pk=None, format=None):
+        """JSON, or CSV as ``standings.csv`` (or ``?format=csv``)."""
         event = self.get_object()
         document = standings_document(event, public=not policy.organises_event(request.user, event))
+        if request.accepted_renderer.format == "csv":
+            return self._standings_csv(event, document)
+        return Response(document)
+
+    def _standings_csv(self, event, document) -> HttpResponse:
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="standings-{event.pk}.csv"'
         writer = csv.writer(response)
@@ -167,8 +191,9 @@ class EventViewSet(OwnedModelViewSet):
         return response
 
     @extend_schema(responses={(200, "application/jsonl"): OpenApiTypes.STR})
-    @action(detail=True, methods=["get"], url_path="export.jsonl")
-    def export(self, request, pk=None):
+    @action(detail=True, methods=["get"], renderer_classes=[JSONLinesRenderer])
+    def export(self, request, pk=None, format=None):
+        """The event as JSON Lines: ``export.jsonl``."""
         from .exchange import export_text
 
         event = self.get_object()
@@ -246,6 +271,10 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     serializer_class = SessionSerializer
     filterset_fields = {"table": ["exact"], "table__round": ["exact"], "table__round__event": ["exact"], "status": ["exact"]}
 
+    def may_change(self, user, session) -> bool:
+        """Object permission: the event's organisers act on its sessions (abandon)."""
+        return policy.organises_event(user, session.table.round.event)
+
     def get_queryset(self):
         sessions = Session.objects.filter(table__round__event__in=policy.visible_events(self.request.user))
         return sessions.select_related("table__round__event")
@@ -293,6 +322,10 @@ class TransferViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
                 & ~Q(session__table__round__event__organisers=self.request.user.pk or 0)
             )
         return transfers
+
+    def may_change(self, user, transfer) -> bool:
+        """Object permission: the event's organisers mark transfers paid."""
+        return policy.organises_event(user, transfer.session.table.round.event)
 
     @extend_schema(request=None, responses={200: TransferSerializer})
     @action(detail=True, methods=["post"])
