@@ -79,7 +79,10 @@ def rated_sessions(game: str) -> list[RatedSession]:
     return result
 
 
-def pool_sync(game: str, *, progress: Callable[[int], None] | None = None, from_scratch: bool = False) -> dict:
+def pool_sync(
+    game: str, *, progress: Callable[[int], None] | None = None, from_scratch: bool = False,
+    on_start: Callable[[int], None] | None = None,
+) -> dict:
     """Bring the pool of ``game`` in step; returns how many sessions were rolled back and rated."""
     with transaction.atomic():
         Pool.objects.get_or_create(game=game)
@@ -91,6 +94,8 @@ def pool_sync(game: str, *, progress: Callable[[int], None] | None = None, from_
             while start < min(len(applied), len(wanted)) and applied[start] == (wanted[start].session_id, wanted[start].fingerprint):
                 start += 1
         rolled_back = len(applied) - start
+        if on_start:
+            on_start(len(wanted) - start)
         if rolled_back:
             _roll_back(game, start)
         _apply(game, wanted[start:], start, progress)
@@ -99,6 +104,11 @@ def pool_sync(game: str, *, progress: Callable[[int], None] | None = None, from_
 
 def _roll_back(game: str, position: int) -> None:
     """Forget the pool from ``position`` on; each player's rating returns to his last kept event."""
+    if position == 0:  # everything: no rating is kept
+        RatingHistory.objects.filter(game=game).delete()
+        PoolEntry.objects.filter(game=game).delete()
+        Rating.objects.filter(game=game).delete()
+        return
     affected = set(RatingHistory.objects.filter(game=game, position__gte=position).values_list("player", flat=True))
     RatingHistory.objects.filter(game=game, position__gte=position).delete()
     PoolEntry.objects.filter(game=game, position__gte=position).delete()
@@ -157,7 +167,13 @@ def _apply(game: str, sessions: list[RatedSession], position: int, progress) -> 
 def _insert(table, fields: list[str], rows: list[tuple], batch: int = 5000) -> None:
     quote = connection.ops.quote_name
     columns = ", ".join(quote(table._meta.get_field(name).column) for name in fields)
-    sql = f"INSERT INTO {quote(table._meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
     with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # COPY: PostgreSQL's bulk load, several times faster than INSERTs for a recompute.
+            with cursor.cursor.copy(f"COPY {quote(table._meta.db_table)} ({columns}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+            return
+        sql = f"INSERT INTO {quote(table._meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
         for start in range(0, len(rows), batch):
             cursor.executemany(sql, rows[start:start + batch])

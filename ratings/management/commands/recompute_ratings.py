@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand
 from tqdm import tqdm
 
 from games.catalog import GAMES
-from ratings.services import pool_sync, rated_sessions
+from ratings.services import pool_sync
 
 
 class Command(BaseCommand):
@@ -17,7 +17,6 @@ class Command(BaseCommand):
 
     def handle(self, *args, game=None, no_progress=False, **options):
         for code in [game] if game else sorted(GAMES):
-            total = len(rated_sessions(code))
-            with tqdm(total=total, desc=f"{code} sessions", unit="session", disable=no_progress, file=self.stderr._out) as bar:
-                result = pool_sync(code, progress=bar.update, from_scratch=True)
+            with tqdm(desc=f"{code} sessions", unit="session", disable=no_progress, file=self.stderr._out) as bar:
+                result = pool_sync(code, progress=bar.update, from_scratch=True, on_start=lambda total: bar.reset(total=total))
             self.stdout.write(f"{code}: {result['rated']} sessions rated")
