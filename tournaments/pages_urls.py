@@ -1,0 +1,15 @@
+"""URLs of the public pages (namespace ``pages``), and the language switch they offer."""
+from django.urls import include, path
+
+from . import views
+
+app_name = "pages"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("events/<int:pk>/", views.event_detail, name="event"),
+    path("leaderboard/<str:game>/", views.leaderboard_page, name="leaderboard"),
+    path("players/<int:pk>/", views.player_detail, name="player"),
+    # Django's set_language (POST): a choice that overrides the browser's Accept-Language.
+    path("i18n/", include("django.conf.urls.i18n")),
+]

@@ -1,0 +1,231 @@
+"""The public pages: events with their standings, leaderboards per game and player pages.
+
+Server-rendered for a phone at the club. Everything here is public: results are always read with
+``public=True`` (rounds an organiser holds back are missing from every page, whoever looks), only
+published events are shown, and players appear under ``Player.public_name``. The event standings
+are the API's own document (``standings_document``), so page and API cannot disagree.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime
+from decimal import Decimal
+
+from django.db.models import Prefetch
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.utils import formats, timezone
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
+from games.catalog import GAMES
+from ratings.models import Rating
+from ratings.selectors import displayed, leaderboard, player_history
+
+from .api import standings_document
+from .charts import ChartPoint, rating_chart
+from .models import Club, Event, Player, Round, Seat, Session, Table
+from .selectors import event_money, session_results
+from .standings import METRICS
+
+# Column headings of the standings metrics (tournaments/standings.py names them).
+METRIC_LABELS = {
+    "placement": gettext_lazy("Placement points"),
+    "total": gettext_lazy("Total"),
+    "wins": gettext_lazy("Wins"),
+    "average_placement": gettext_lazy("Placement per session"),
+    "played": gettext_lazy("Sessions"),
+}
+# The same, abbreviated as sports tables do, for the narrow columns of a phone.
+METRIC_SHORT = {
+    "placement": pgettext_lazy("standings column, short", "Pts"),
+    "total": pgettext_lazy("standings column, short", "Total"),
+    "wins": pgettext_lazy("standings column, short", "W"),
+    "average_placement": pgettext_lazy("standings column, short", "Pts/S"),
+    "played": pgettext_lazy("standings column, short", "Pld"),
+}
+
+
+def number(value) -> str:
+    """A standings value as people read it: whole numbers without decimals, the locale's comma."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return formats.number_format(value, use_l10n=True)
+
+
+def money(cents: int) -> str:
+    return formats.number_format(Decimal(cents) / 100, decimal_pos=2, use_l10n=True) + "\u00a0€"
+
+
+def session_word(game: str) -> str:
+    # rules/maumau.md plays series of games; Mü and Mit List und Tücke play single games.
+    return _("Series") if game == "maumau" else _("Session")
+
+
+def games() -> list[dict]:
+    return [{"code": info.code, "name": info.name} for info in GAMES.values()]
+
+
+def public_events():
+    return Event.objects.filter(published=True).select_related("club")
+
+
+def home(request):
+    events = public_events().order_by("-starts_on", "name", "id")
+    return render(request, "pages/home.html", {"events": events, "games": games()})
+
+
+def event_detail(request, pk: int):
+    event = get_object_or_404(public_events(), pk=pk)
+    document = standings_document(event, public=True)
+    metrics = document["metrics"]
+    maumau = event.game == "maumau"
+
+    rounds = list(
+        Round.objects.filter(event=event, results_held=False).order_by("number").prefetch_related(
+            Prefetch("tables", queryset=Table.objects.order_by("number").prefetch_related(
+                Prefetch("seats", queryset=Seat.objects.order_by("position").select_related("player")),
+                Prefetch("sessions", queryset=Session.objects.order_by("number")),
+            ))
+        )
+    )
+    results = {result.session.pk: result for result in session_results(event, public=True)}
+    money_document = event_money(event, public=True) if maumau else {"cents": {}, "series": []}
+
+    player_ids = {row["player"] for row in document["standings"]}
+    for series in money_document["series"]:
+        player_ids |= {int(p) for p in series["nets"]}
+        player_ids |= {t["from"] for t in series["transfers"]} | {t["to"] for t in series["transfers"]}
+    players = {p.pk: p for p in Player.objects.filter(pk__in=player_ids)}
+    for round_ in rounds:
+        for table in round_.tables.all():
+            players.update({seat.player_id: seat.player for seat in table.seats.all()})
+
+    standings = [
+        {
+            "rank": row["rank"], "player": players.get(row["player"]), "player_id": row["player"],
+            "name": row["name"], "played": row["played"],
+            "values": [{"name": name, "text": number(row[name])} for name in metrics],
+            "cents": row.get("cents"), "money": money(row["cents"]) if maumau else "",
+        }
+        for row in document["standings"]
+    ]
+    round_views = []
+    for round_ in rounds:
+        tables = []
+        for table in round_.tables.all():
+            seats = list(table.seats.all())
+            sessions = []
+            for session in table.sessions.all():
+                result = results.get(session.pk)
+                sessions.append({
+                    "session": session, "status": session.get_status_display(), "abandoned": result is None,
+                    "hands": result.hands if result else 0, "totals": result.totals if result else None,
+                })
+            rows = [
+                {"player": seat.player, "totals": [
+                    number(s["totals"][index]) if s["totals"] is not None and index < len(s["totals"]) else "–"
+                    for s in sessions
+                ]}
+                for index, seat in enumerate(seats)
+            ]
+            tables.append({"table": table, "sessions": sessions, "rows": rows})
+        round_views.append({"round": round_, "tables": tables})
+
+    series_views = []
+    for series in money_document["series"]:
+        series_views.append({
+            "session": series["session"], "round": series["round"],
+            "table": Table.objects.filter(pk=series["table"]).values_list("number", flat=True).first(),
+            "transfers": [
+                {"id": t["id"], "payer": players.get(t["from"]), "payee": players.get(t["to"]),
+                 "money": money(t["cents"]), "cents": t["cents"], "paid": t["paid"]}
+                for t in series["transfers"]
+            ],
+        })
+
+    return render(request, "pages/event.html", {
+        "event": event, "game_name": GAMES[event.game].name, "maumau": maumau,
+        "metrics": [
+            {"name": name, "label": METRIC_LABELS.get(name, METRICS[name].label if name in METRICS else name),
+             "short": METRIC_SHORT.get(name, name)}
+            for name in metrics
+        ],
+        "standings": standings, "rounds": round_views, "series": series_views,
+        "session_word": session_word(event.game), "games": games(),
+    })
+
+
+def leaderboard_page(request, game: str):
+    if game not in GAMES:
+        raise Http404(_("No such game."))
+    clubs = list(Club.objects.order_by("name"))
+    club = None
+    try:
+        wanted = int(request.GET.get("club", ""))
+    except ValueError:
+        wanted = None
+    if wanted is not None:
+        club = next((c for c in clubs if c.pk == wanted), None)
+        if club is None:
+            raise Http404(_("No such club."))
+    rows = leaderboard(game=game, club=club.pk if club else None)
+    return render(request, "pages/leaderboard.html", {
+        "game": GAMES[game], "games": games(), "clubs": clubs, "club": club, "rows": rows,
+    })
+
+
+def _local_date(moment) -> str:
+    return formats.date_format(timezone.localtime(moment), "SHORT_DATE_FORMAT")
+
+
+def player_detail(request, pk: int):
+    player = get_object_or_404(Player, pk=pk)
+    clubs = list(player.clubs.order_by("name")) if not player.anonymised else []
+
+    ratings = []
+    for rating in sorted(Rating.objects.filter(player=player), key=lambda r: list(GAMES).index(r.game)):
+        history = player_history(player=player.pk, game=rating.game)
+        name = GAMES[rating.game].name
+        chart = rating_chart(
+            [ChartPoint(_local_date(datetime.fromisoformat(point["finished_at"])), point["rating_after"])
+             for point in history],
+            title=_("Rating history of %(player)s in %(game)s") % {"player": player.public_name, "game": name},
+            x_label=_("Rating events"), y_label=_("Rating"),
+            attributes={"data-game": rating.game, "data-points": str(len(history))},
+            start=history[0]["rating_before"] if history else None,
+        )
+        ratings.append({
+            "game": rating.game, "name": name, "rating": displayed(rating.mu, rating.sigma),
+            "sessions": rating.sessions, "events": len(history), "chart": mark_safe(chart),  # escaped in charts.py
+        })
+
+    # Sessions of released rounds of published events, grouped by event (newest event first).
+    events = list(
+        public_events().filter(rounds__results_held=False, rounds__tables__seats__player=player)
+        .distinct().order_by("-starts_on", "name", "id")
+    )
+    seated: dict[int, list] = defaultdict(list)
+    for event in events:
+        for result in session_results(event, public=True):
+            if player.pk not in result.players:
+                continue
+            seat = result.players.index(player.pk)
+            own = result.totals[seat] if result.hands else None
+            place = 1 + sum(total > own for total in result.totals) if own is not None else None
+            session = result.session
+            seated[event.pk].append({
+                "session": session, "round": session.table.round.number, "table": session.table.number,
+                "status": session.get_status_display(), "hands": result.hands,
+                "total": number(own) if own is not None else "–",
+                "place": place, "of": len(result.players),
+            })
+    event_views = [
+        {"event": event, "game_name": GAMES[event.game].name, "sessions": seated[event.pk],
+         "session_word": session_word(event.game)}
+        for event in events
+    ]
+    return render(request, "pages/player.html", {
+        "player": player, "clubs": clubs, "ratings": ratings, "events": event_views, "games": games(),
+    })
