@@ -225,7 +225,7 @@ class RoundViewSet(OwnedModelViewSet):
     ordering_fields = ["number"]
 
     def get_queryset(self):
-        return Round.objects.filter(event__in=policy.visible_events(self.request.user)).select_related("event")
+        return Round.objects.filter(pk__in=policy.visible_rounds(self.request.user)).select_related("event")
 
     def may_create(self, user, data):
         return policy.organises_event(user, data["event"])
@@ -255,7 +255,7 @@ class TableViewSet(OwnedModelViewSet):
     def get_queryset(self):
         seats = Prefetch("seats", queryset=Seat.objects.order_by("position"))
         return (
-            Table.objects.filter(round__event__in=policy.visible_events(self.request.user))
+            Table.objects.filter(round__in=policy.visible_rounds(self.request.user))
             .select_related("round__event")
             .prefetch_related(seats)
         )
@@ -276,7 +276,7 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         return policy.organises_event(user, session.table.round.event)
 
     def get_queryset(self):
-        sessions = Session.objects.filter(table__round__event__in=policy.visible_events(self.request.user))
+        sessions = Session.objects.filter(table__round__in=policy.visible_rounds(self.request.user))
         return sessions.select_related("table__round__event")
 
     def retrieve(self, request, *args, **kwargs):

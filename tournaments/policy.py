@@ -47,3 +47,15 @@ def visible_events(user) -> QuerySet[Event]:
     if user and user.is_authenticated:
         return events.filter(Q(published=True) | Q(organisers=user) | Q(club__organisers=user)).distinct()
     return events.filter(published=True)
+
+
+def visible_rounds(user) -> QuerySet:
+    """Rounds of visible events; a round whose results are held back is missing for everyone but
+    the event's organisers and staff (pages, API, exports), until it is released."""
+    from .models import Round
+
+    rounds = Round.objects.filter(event__in=visible_events(user))
+    if is_staff(user):
+        return rounds
+    organised = Q(event__organisers=user.pk) | Q(event__club__organisers=user.pk) if user and user.is_authenticated else Q(pk__in=[])
+    return rounds.filter(Q(results_held=False) | organised).distinct()

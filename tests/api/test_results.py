@@ -1,6 +1,7 @@
 """Results through the API: whole sessions of each game played from generated legal records."""
 from __future__ import annotations
 
+import json
 import random
 from collections import defaultdict
 
@@ -340,3 +341,38 @@ def test_import_reports_each_rejection_with_line_and_pointer(world, tmp_path):
     assert f"line {hand_lines[1] + 1}: out_of_range at /dealer" in err.getvalue() or f"line {hand_lines[1] + 1}:" in err.getvalue()
     assert "/dealer" in err.getvalue()
     assert Event.objects.count() == events_before
+
+
+def test_a_held_back_round_is_missing_from_the_public_api_until_released(world):
+    event = world.events["lut"]
+    event.published = True
+    event.save()
+    organiser = client_for(world.organiser)
+    round_ = event.rounds.get()
+    table = round_.tables.first()
+    play_session(organiser, table, "lut", random.Random(23))
+    assert organiser.patch(f"/api/v1/rounds/{round_.pk}/", {"results_held": True}, format="json").status_code == 200
+    anonymous = client_for()
+    urls = {
+        "rounds": f"/api/v1/rounds/?event={event.pk}",
+        "tables": f"/api/v1/tables/?round={round_.pk}",
+        "sessions": f"/api/v1/sessions/?table__round={round_.pk}",
+        "hands": f"/api/v1/hands/?session__table={table.pk}",
+        "transfers": f"/api/v1/transfers/?session__table__round__event={event.pk}",
+    }
+    for name, url in urls.items():
+        assert anonymous.get(url).json()["count"] == 0, name
+    assert anonymous.get(f"/api/v1/rounds/{round_.pk}/").status_code == 404
+    assert anonymous.get(f"/api/v1/events/{event.pk}/standings/").json()["standings"] == []
+    def exported_types(client):
+        lines = client.get(f"/api/v1/events/{event.pk}/export.jsonl").content.decode().splitlines()
+        return {json.loads(line)["type"] for line in lines}
+
+    assert "hand" not in exported_types(anonymous) and "hand" in exported_types(organiser)
+    # The organisers still see everything, and once released so does everyone.
+    assert organiser.get(urls["sessions"]).json()["count"] == 1
+    assert organiser.patch(f"/api/v1/rounds/{round_.pk}/", {"results_held": False}, format="json").status_code == 200
+    assert anonymous.get(urls["sessions"]).json()["count"] == 1
+    assert anonymous.get(urls["hands"]).json()["count"] == 4
+    assert len(anonymous.get(f"/api/v1/events/{event.pk}/standings/").json()["standings"]) == 4
+    assert "hand" in exported_types(anonymous)
