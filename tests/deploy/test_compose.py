@@ -11,7 +11,7 @@ import yaml
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 
-pytestmark = pytest.mark.skipif(shutil.which("docker-compose") is None, reason="docker-compose is not installed")
+needs_compose = pytest.mark.skipif(shutil.which("docker-compose") is None, reason="docker-compose is not installed")
 
 
 def compose_config(tmp_path: Path, text: str) -> subprocess.CompletedProcess:
@@ -23,6 +23,7 @@ def compose_config(tmp_path: Path, text: str) -> subprocess.CompletedProcess:
     )
 
 
+@needs_compose
 def test_compose_file_is_valid_and_runs_the_whole_service(tmp_path):
     result = compose_config(tmp_path, (DEPLOY / "compose.yaml").read_text())
     assert result.returncode == 0, result.stderr
@@ -36,8 +37,23 @@ def test_compose_file_is_valid_and_runs_the_whole_service(tmp_path):
         assert environment["SECRET_KEY"]  # from env.example via env_file
 
 
+@needs_compose
 def test_a_broken_compose_file_is_rejected(tmp_path):
     broken = (DEPLOY / "compose.yaml").read_text().replace("    ports:\n", "    portz:\n", 1)
     result = compose_config(tmp_path, broken)
     assert result.returncode != 0
     assert "portz" in result.stderr
+
+
+def test_the_image_holds_everything_the_service_reads_at_run_time():
+    """Every top-level folder the running service reads (code, templates, static files,
+    translations) is copied into the image."""
+    root = DEPLOY.parent
+    copied = {
+        line.split()[1] for line in (DEPLOY / "Dockerfile").read_text().splitlines() if line.startswith("COPY ")
+    }
+    needed = {"stich", "tournaments", "games", "ratings", "templates", "static", "locale", "manage.py"}
+    assert needed <= copied
+    for name in needed:
+        assert (root / name).exists(), name
+    assert (root / "locale/de/LC_MESSAGES/django.mo").exists(), "compiled German translations"
