@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Club, Event, Membership, Player, Round, Seat, Session, Table
+from .models import AuditEntry, Club, Event, Membership, Player, Round, Seat, Session, Table, Transfer
 
 
 class MembershipInline(admin.TabularInline):
@@ -56,3 +56,29 @@ class TableAdmin(admin.ModelAdmin):
 class SessionAdmin(admin.ModelAdmin):
     list_display = ["table", "number", "status", "finished_at"]
     list_filter = ["status", "table__round__event"]
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows that only the services write (money settled by the rules, the audit trail): shown,
+    never edited by hand, so that history and totals cannot drift apart."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Transfer)
+class TransferAdmin(ReadOnlyAdmin):
+    list_display = ["session", "payer", "payee", "cents", "paid", "paid_at"]
+    list_filter = ["paid", "session__table__round__event"]
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    list_display = ["created_at", "actor", "action", "event", "object_type", "object_id"]
+    list_filter = ["action", "event"]

@@ -1,0 +1,44 @@
+"""The admin shows every model; rows that only the services write are read-only there."""
+from __future__ import annotations
+
+import random
+
+from django.contrib import admin
+from django.test import Client
+
+from tests.api.play import play_session
+from tests.conftest import client_for
+
+
+def test_every_model_has_an_admin_page_with_its_rows(world):
+    from ratings.services import pool_sync
+
+    table = world.events["maumau"].rounds.get().tables.first()
+    event = world.events["maumau"]
+    event.maumau_games_per_series = 2
+    event.save()
+    play_session(client_for(world.organiser), table, "maumau", random.Random(4))
+    pool_sync("maumau")
+    browser = Client()
+    browser.force_login(world.staff.__class__.objects.create_superuser("root", password="pw-root"))
+    for model in admin.site._registry:
+        meta = model._meta
+        url = f"/admin/{meta.app_label}/{meta.model_name}/"
+        response = browser.get(url)
+        assert response.status_code == 200, url
+        first = model.objects.first()
+        if first is not None:
+            assert browser.get(f"{url}{first.pk}/change/").status_code == 200, url
+    registered = {model._meta.label for model in admin.site._registry}
+    assert {"tournaments.Club", "tournaments.Player", "tournaments.Event", "tournaments.Round", "tournaments.Table",
+            "tournaments.Session", "tournaments.Transfer", "games.Hand", "ratings.Rating"} <= registered
+
+
+def test_hands_and_ratings_cannot_be_edited_in_the_admin(world):
+    from games.models import Hand
+
+    browser = Client()
+    browser.force_login(world.staff.__class__.objects.create_superuser("root", password="pw-root"))
+    assert browser.get("/admin/games/hand/add/").status_code == 403
+    assert browser.get("/admin/ratings/rating/add/").status_code == 403
+    assert Hand.objects.count() == 0
