@@ -200,7 +200,10 @@ def test_german_for_a_german_browser(client, demo):
     assert '<html lang="en">' in english and "Standings" in english and "Round 1" in english
     board = page(client, "/leaderboard/lut/", HTTP_ACCEPT_LANGUAGE="de")
     assert "Bestenliste Mit List und Tücke" in board and "Wertung" in board and "Partien" in board
-    player = page(client, "/players/1/", HTTP_ACCEPT_LANGUAGE="de")
+    from tournaments.models import Player
+
+    first = Player.objects.filter(ratings__isnull=False).order_by("pk").first()
+    player = page(client, f"/players/{first.pk}/", HTTP_ACCEPT_LANGUAGE="de")
     assert "Wertungsverlauf" in player and "Veranstaltungen" in player
     assert "Rangliste" in page(client, "/", HTTP_ACCEPT_LANGUAGE="de")
 
