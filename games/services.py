@@ -107,9 +107,13 @@ def hand_submit(
                 transaction.set_rollback(True)  # a refused submission stores nothing
                 return outcome
             if idempotency_key:
-                IdempotentSubmission.objects.create(
+                stored = IdempotentSubmission.objects.create(
                     scope=scope, key=idempotency_key, session=session, status_code=outcome.status, body=outcome.body
                 )
+                # Answer with the stored body, as retries will be: the database may order a JSON
+                # object's keys its own way (PostgreSQL's jsonb), and every answer must be identical.
+                stored.refresh_from_db(fields=["body"])
+                return Outcome(stored.status_code, stored.body)
             return outcome
     except IntegrityError:
         # Only where the database could not serialise us (SQLite): someone else stored first.
