@@ -163,4 +163,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    # Tasks run in-process (no REDIS_URL) would log every success into the web server's output.
+    "loggers": {"celery.app.trace": {"level": "INFO" if REDIS_URL else "WARNING"}},
 }

@@ -1,4 +1,4 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 
 from .models import AuditEntry, Club, Event, Membership, Player, Round, Seat, Session, Table, Transfer
 
@@ -40,8 +40,36 @@ class EventAdmin(admin.ModelAdmin):
 
 @admin.register(Round)
 class RoundAdmin(admin.ModelAdmin):
-    list_display = ["event", "number", "results_held"]
+    list_display = ["event", "number", "results_held", "drawn"]
     list_filter = ["results_held", "event"]
+    readonly_fields = ["draft", "byes"]
+    actions = ["draw_preview", "draw_publish"]
+
+    @admin.display(boolean=True, description="drawn")
+    def drawn(self, round_):
+        return bool(round_.draft)
+
+    @admin.action(description="Draw the seating (preview; the previous round's players)")
+    def draw_preview(self, request, queryset):
+        from .draws import DrawError, draw_preview
+
+        for round_ in queryset:
+            try:
+                draft = draw_preview(round_, by_user=request.user)
+                self.message_user(request, f"{round_}: {len(draft['tables'])} tables, quality {draft['quality']}")
+            except DrawError as error:
+                self.message_user(request, f"{round_}: {error.message}", level=messages.ERROR)
+
+    @admin.action(description="Publish the previewed draw as tables")
+    def draw_publish(self, request, queryset):
+        from .draws import DrawError, draw_publish
+
+        for round_ in queryset:
+            try:
+                tables = draw_publish(round_, by_user=request.user)
+                self.message_user(request, f"{round_}: {len(tables)} tables published")
+            except DrawError as error:
+                self.message_user(request, f"{round_}: {error.message}", level=messages.ERROR)
 
 
 @admin.register(Table)

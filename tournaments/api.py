@@ -219,6 +219,33 @@ class EventViewSet(OwnedModelViewSet):
         super().perform_update(serializer)
 
 
+class DrawRequestSerializer(serializers.Serializer):
+    players = serializers.ListField(child=serializers.IntegerField(), required=False,
+                                    help_text="The present players (default: the previous round's, or the club's).")
+    add = serializers.ListField(child=serializers.IntegerField(), required=False, default=list,
+                                help_text="Late arrivals, added to the current draft's players.")
+    remove = serializers.ListField(child=serializers.IntegerField(), required=False, default=list,
+                                   help_text="Dropouts, removed from the current draft's players.")
+    seed = serializers.IntegerField(required=False, min_value=0, help_text="Repeat a draw exactly.")
+
+
+class SwapSerializer(serializers.Serializer):
+    a = serializers.IntegerField()
+    b = serializers.IntegerField()
+
+
+def _draw_answer(call) -> Response:
+    from .draws import DrawError
+
+    try:
+        return Response(call())
+    except DrawError as error:
+        body = {"code": error.code, "message": error.message}
+        if error.field:
+            body["fields"] = {error.field: [error.message]}
+        return Response(body, status=error.status)
+
+
 class RoundViewSet(OwnedModelViewSet):
     serializer_class = RoundSerializer
     filterset_fields = {"event": ["exact"], "number": ["exact"]}
@@ -232,6 +259,56 @@ class RoundViewSet(OwnedModelViewSet):
 
     def may_change(self, user, round_):
         return policy.organises_event(user, round_.event)
+
+    def _organiser_only(self, round_) -> None:
+        if not self.request.user.is_authenticated:
+            raise NotAuthenticated()
+        if not policy.organises_event(self.request.user, round_.event):
+            raise PermissionDenied("Only the event's organisers draw its rounds.")
+
+    @extend_schema(request=DrawRequestSerializer, responses={200: OpenApiTypes.OBJECT})
+    @action(detail=True, methods=["get", "post"])
+    def draw(self, request, pk=None):
+        """The seating draw of a round before it is published (organisers only): ``GET`` shows the
+        preview, ``POST`` draws (again) for the present players, late arrivals and dropouts."""
+        from .draws import draw_preview
+
+        round_ = self.get_object()
+        self._organiser_only(round_)
+        if request.method == "GET":
+            if not round_.draft:
+                return Response({"code": "no_draw", "message": "this round has not been drawn"}, status=404)
+            return Response(round_.draft)
+        data = DrawRequestSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return _draw_answer(lambda: draw_preview(round_, by_user=request.user, **data.validated_data))
+
+    @extend_schema(request=SwapSerializer, responses={200: OpenApiTypes.OBJECT})
+    @action(detail=True, methods=["post"], url_path="draw/swap")
+    def draw_swap(self, request, pk=None):
+        """Exchange two players of the preview by hand (a player with a bye included)."""
+        from .draws import draw_swap
+
+        round_ = self.get_object()
+        self._organiser_only(round_)
+        data = SwapSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return _draw_answer(lambda: draw_swap(round_, by_user=request.user, **data.validated_data))
+
+    @extend_schema(request=None, responses={201: TableSerializer(many=True)})
+    @action(detail=True, methods=["post"], url_path="draw/publish")
+    def draw_publish(self, request, pk=None):
+        """Create the round's tables from the preview."""
+        from .draws import DrawError, draw_publish
+
+        round_ = self.get_object()
+        self._organiser_only(round_)
+        try:
+            tables = draw_publish(round_, by_user=request.user)
+        except DrawError as error:
+            return Response({"code": error.code, "message": error.message}, status=error.status)
+        tables = Table.objects.filter(pk__in=[t.pk for t in tables]).prefetch_related("seats").order_by("number")
+        return Response(TableSerializer(tables, many=True).data, status=201)
 
     def perform_update(self, serializer):
         was_held = serializer.instance.results_held

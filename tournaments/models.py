@@ -118,6 +118,10 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField(_("number"))
     # An organiser may hold back a round's results until he releases them (public pages, API).
     results_held = models.BooleanField(_("results held back"), default=False)
+    # The seating draw an organiser previews (and adjusts) before publishing it as tables; the
+    # players who sat out (byes) stay on the round once published. See tournaments/draws.py.
+    draft = models.JSONField(_("draw preview"), null=True, blank=True, editable=False)
+    byes = models.JSONField(_("byes"), default=list, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -135,6 +139,8 @@ class Table(models.Model):
     number = models.PositiveSmallIntegerField(_("number"))
     # The scorer token lets the table's device submit hands for this table only.
     scorer_token = models.CharField(max_length=64, unique=True, default=new_scorer_token, editable=False)
+    # The seat that deals first, as the draw balanced it (a suggestion: the first record decides).
+    first_dealer = models.PositiveSmallIntegerField(_("first dealer"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -106,8 +106,8 @@ class EventSerializer(serializers.ModelSerializer):
 class RoundSerializer(serializers.ModelSerializer):
     class Meta:
         model = Round
-        fields = ["id", "event", "number", "results_held", "created_at"]
-        read_only_fields = ["created_at"]
+        fields = ["id", "event", "number", "results_held", "byes", "created_at"]
+        read_only_fields = ["byes", "created_at"]
         validators = []  # the unique number is checked in validate(), with a field-level message
 
     def validate(self, attrs):
@@ -130,8 +130,8 @@ class TableSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Table
-        fields = ["id", "round", "event", "number", "players", "created_at"]
-        read_only_fields = ["created_at"]
+        fields = ["id", "round", "event", "number", "players", "first_dealer", "created_at"]
+        read_only_fields = ["first_dealer", "created_at"]
         validators = []  # the unique number is checked in validate(), with a field-level message
 
     def to_representation(self, instance):

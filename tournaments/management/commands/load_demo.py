@@ -18,6 +18,7 @@ from django.db import transaction
 
 from games.services import current_session, hand_submit, session_summary
 from tournaments.models import Club, Event, Membership, Player, Round, Session, Table
+from tournaments.draws import draw_preview, draw_publish
 from tournaments.services import table_seat_players
 
 DEMO_PLAYERS = [
@@ -62,14 +63,16 @@ class Command(BaseCommand):
                 continue
             for number in range(1, ROUNDS + 1):
                 round_ = Round.objects.create(event=event, number=number)
-                order = players[:]
-                if number > 1:
-                    rng.shuffle(order)
-                start = 0
-                for table_number, size in enumerate(sizes, start=1):
-                    table = Table.objects.create(round=round_, number=table_number)
-                    table_seat_players(table=table, players=order[start:start + size])
-                    start += size
+                if number == 1:
+                    start = 0
+                    for table_number, size in enumerate(sizes, start=1):
+                        table = Table.objects.create(round=round_, number=table_number)
+                        table_seat_players(table=table, players=players[start:start + size])
+                        start += size
+                else:  # later rounds: the seating draw, as an organiser would make it
+                    draw_preview(round_, by_user=organiser, seed=number)
+                    draw_publish(round_, by_user=organiser)
+                for table in round_.tables.order_by("number"):
                     play_session(table, game, rng, organiser)
                 if HELD_BACK.get(game) == number:
                     round_.results_held = True
