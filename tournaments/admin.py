@@ -51,23 +51,24 @@ class RoundAdmin(admin.ModelAdmin):
 
     @admin.action(description="Draw the seating (preview; the previous round's players)")
     def draw_preview(self, request, queryset):
-        from .draws import DrawError, draw_preview
+        from .draws import draw_preview
 
-        for round_ in queryset:
-            try:
-                draft = draw_preview(round_, by_user=request.user)
-                self.message_user(request, f"{round_}: {len(draft['tables'])} tables, quality {draft['quality']}")
-            except DrawError as error:
-                self.message_user(request, f"{round_}: {error.message}", level=messages.ERROR)
+        self._each(request, queryset, lambda r: draw_preview(r, by_user=request.user),
+                   lambda draft: f"{len(draft['tables'])} tables, quality {draft['quality']}")
 
     @admin.action(description="Publish the previewed draw as tables")
     def draw_publish(self, request, queryset):
-        from .draws import DrawError, draw_publish
+        from .draws import draw_publish
 
-        for round_ in queryset:
+        self._each(request, queryset, lambda r: draw_publish(r, by_user=request.user),
+                   lambda tables: f"{len(tables)} tables published")
+
+    def _each(self, request, rounds, call, describe) -> None:
+        from .draws import DrawError
+
+        for round_ in rounds:
             try:
-                tables = draw_publish(round_, by_user=request.user)
-                self.message_user(request, f"{round_}: {len(tables)} tables published")
+                self.message_user(request, f"{round_}: {describe(call(round_))}")
             except DrawError as error:
                 self.message_user(request, f"{round_}: {error.message}", level=messages.ERROR)
 

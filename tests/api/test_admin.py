@@ -42,3 +42,20 @@ def test_hands_and_ratings_cannot_be_edited_in_the_admin(world):
     assert browser.get("/admin/games/hand/add/").status_code == 403
     assert browser.get("/admin/ratings/rating/add/").status_code == 403
     assert Hand.objects.count() == 0
+
+
+def test_rounds_are_drawn_and_published_from_the_admin(world):
+    from tournaments.models import Round
+
+    round_ = Round.objects.create(event=world.events["mu"], number=2)
+    browser = Client()
+    browser.force_login(world.staff.__class__.objects.create_superuser("root", password="pw-root"))
+    changelist = "/admin/tournaments/round/"
+    for action in ("draw_preview", "draw_publish"):
+        response = browser.post(changelist, {"action": action, "_selected_action": [round_.pk]}, follow=True)
+        assert response.status_code == 200
+    round_.refresh_from_db()
+    assert round_.draft and round_.tables.count() == 3
+    # Publishing twice is refused with a message, not an error page.
+    response = browser.post(changelist, {"action": "draw_publish", "_selected_action": [round_.pk]}, follow=True)
+    assert "already" in response.content.decode() and round_.tables.count() == 3
