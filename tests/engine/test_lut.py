@@ -10,9 +10,10 @@ import random
 
 import pytest
 
-from games.rules import RecordError, validate
+from games.rules import validate
 from games.rules.lut import game_totals, stack_score
 from games.simulate.lut import deck, random_game, random_record
+from tests.engine.checks import assert_rejected, rejected
 
 
 def deal(players: int, fixed: dict[int, list[str]]) -> list[list[str]]:
@@ -27,18 +28,6 @@ def deal(players: int, fixed: dict[int, list[str]]) -> list[list[str]]:
         hands.append(hand)
     assert not rest
     return hands
-
-
-def rejected(record: dict) -> RecordError:
-    with pytest.raises(RecordError) as info:
-        validate(record)
-    return info.value
-
-
-def assert_rejected(record: dict, code: str, path: str) -> None:
-    error = rejected(record)
-    assert (error.code, error.path) == (code, path), error.message
-    assert error.message
 
 
 # --- hand-built rounds ------------------------------------------------------------------------------

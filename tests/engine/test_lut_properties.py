@@ -8,21 +8,15 @@ from __future__ import annotations
 import copy
 import random
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import RecordError, validate
+from games.rules import validate
 from games.simulate.lut import FIRST_SHARE, deck, random_record
+from tests.engine.checks import rejected
 
 SEEDS = st.integers(0, 2**32)
 PLAYERS = st.sampled_from([4, 5, 6])
-
-
-def rejected(record: dict) -> RecordError:
-    with pytest.raises(RecordError) as info:
-        validate(record)
-    return info.value
 
 
 def full_tricks(record: dict) -> list[int]:

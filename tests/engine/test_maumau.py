@@ -17,6 +17,7 @@ import pytest
 from games.rules import RecordError, validate, validate_series
 from games.rules.maumau import replay, settle
 from games.simulate.maumau import play_game, random_series
+from tests.engine.checks import assert_rejected
 
 DECK = [rank + suit for suit in "CSHD" for rank in "789TJQKA"]
 
@@ -69,18 +70,6 @@ def with_events(record: dict, *events: dict) -> dict:
     changed = copy.deepcopy(record)
     changed["events"] = [*record["events"], *events]
     return changed
-
-
-def rejected(record: dict) -> RecordError:
-    with pytest.raises(RecordError) as info:
-        validate(record)
-    return info.value
-
-
-def assert_rejected(record: dict, code: str, path: str) -> None:
-    error = rejected(record)
-    assert (error.code, error.path) == (code, path), error.message
-    assert error.message
 
 
 def going_on(record: dict):

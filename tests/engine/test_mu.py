@@ -13,6 +13,7 @@ import pytest
 from games.rules import RecordError, validate
 from games.rules.mu import CARD_COPIES, CARD_NAMES, CARD_POINTS, team_goal, trick_winner, trump_tables
 from games.simulate.mu import random_record
+from tests.engine.checks import rejection
 
 COLOURS = "RYGBK"
 
@@ -37,12 +38,6 @@ def deal(players: int, fixed: dict[int, list[str]], seed: int = 0, colours: str 
 def played(players: int, hands, auction, seed: int = 0, **choices) -> dict:
     """A full record with these hands and auction; the rest legal and random."""
     return random_record(random.Random(seed), players, dealer=0, hands=hands, auction=auction, **choices)
-
-
-def rejection(record) -> tuple[str, str]:
-    with pytest.raises(RecordError) as caught:
-        validate(record)
-    return caught.value.code, caught.value.path
 
 
 def summary_record(players: int, **summary) -> dict:

@@ -6,13 +6,13 @@ import copy
 import random
 from collections import Counter
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import RecordError, validate
+from games.rules import validate
 from games.rules.mu import CARD_COPIES, CARD_NAMES, trick_winner, trump_tables
 from games.simulate.mu import random_record
+from tests.engine.checks import rejection
 
 SEEDS = st.integers(0, 2**32 - 1)
 PLAYERS = st.integers(3, 6)
@@ -43,12 +43,6 @@ def deal_of(seed: int, players: int, wanted=lambda record, answer: True, **optio
 
 def is_played(record, answer) -> bool:
     return answer["outcome"] in ("won", "lost")
-
-
-def rejection(record) -> tuple[str, str]:
-    with pytest.raises(RecordError) as caught:
-        validate(record)
-    return caught.value.code, caught.value.path
 
 
 def cards_in_play(record) -> list[str]:

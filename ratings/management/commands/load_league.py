@@ -12,7 +12,6 @@ validated. Refuses to run twice into the same database unless ``--replace`` drop
 from __future__ import annotations
 
 import datetime
-import random
 import time
 
 from django.core.management.base import BaseCommand, CommandError
