@@ -432,6 +432,15 @@ def _round_costs(players, sizes, history, clubs=None, separate_clubs=False, stan
     return W, P
 
 
+def _table_of(round_, n: int) -> list[int]:
+    """For each of ``n`` players, the index of his table in ``round_`` (a list of groups)."""
+    tab = [0] * n
+    for t, group in enumerate(round_):
+        for i in group:
+            tab[i] = t
+    return tab
+
+
 def _tabu_round(sizes, W, P, off, rng, start, max_iters, lower_bound=0, max_evaluations=4_000_000):
     """Improve the assignment ``start`` (player indices per table) by swapping two players of
     different tables. ``W`` are pair costs, ``P[i]`` player i's cost at an off-size table
@@ -443,10 +452,7 @@ def _tabu_round(sizes, W, P, off, rng, start, max_iters, lower_bound=0, max_eval
     n, T = len(W), len(sizes)
     if T < 2:
         return [list(g) for g in start], _assignment_cost(start, W, P, off)
-    tab = [0] * n
-    for t, group in enumerate(start):
-        for i in group:
-            tab[i] = t
+    tab = _table_of(start, n)
 
     def local_sums(tab):
         members = [[] for _ in range(T)]
@@ -925,13 +931,7 @@ def _embed(rounds: list[list[list[int]]], design: list[list[list[int]]], node_li
                     if q != p:
                         meet[p][q] = c
         table_mask.append(masks)
-    where = []
-    for round_ in rounds:
-        tab = [0] * n
-        for t, table in enumerate(round_):
-            for x in table:
-                tab[x] = t
-        where.append(tab)
+    where = [_table_of(round_, n) for round_ in rounds]
     point_of = [-1] * n
     chosen = [-1] * h
     steps = [0]
@@ -1039,13 +1039,7 @@ def _improve_schedule(n, schedule, free_from, sizes, M0, previous, off0, best_si
     free = list(range(free_from, R))
     if not free or T < 2:
         return schedule, 0, 0
-    tabs = []
-    for round_ in schedule:
-        tab = [0] * n
-        for t, group in enumerate(round_):
-            for i in group:
-                tab[i] = t
-        tabs.append(tab)
+    tabs = [_table_of(round_, n) for round_ in schedule]
     members = [[list(g) for g in round_] for round_ in schedule]
     M = [row[:] for row in M0]
     off = [bool(best_sizes) and k not in best_sizes for k in sizes]

@@ -49,6 +49,20 @@ def require_length(value: list, length: int, path: str, what: str, code: str = "
         raise RecordError(code, f"{what} must have {length} elements, got {len(value)}", path)
 
 
+def require_int_list(value: Any, length: int, path: str, what: str, each: str, low: int, high: int | None) -> list:
+    """A list of ``length`` JSON integers between ``low`` and ``high`` (``None``: no upper bound),
+    e.g. the bids or card points of a summary; ``each`` names one element in messages."""
+    require_list(value, path, what)
+    require_length(value, length, path, what)
+    for index, number in enumerate(value):
+        if not is_int(number):
+            raise RecordError("bad_type", f"{each.format(index)} must be a JSON integer, got {number!r}", f"{path}/{index}")
+        if number < low or (high is not None and number > high):
+            bound = f"between {low} and {high}" if high is not None else f"at least {low}"
+            raise RecordError("out_of_range", f"{each.format(index)} must be {bound}, got {number}", f"{path}/{index}")
+    return value
+
+
 def require_object(value: Any, path: str, what: str) -> dict:
     if value is None:
         raise RecordError("missing_member", f"{what} is required", path)

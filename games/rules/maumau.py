@@ -35,7 +35,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .common import body_kind, check_claimed, is_int, require_int, require_length, require_list, require_object
+from .common import (
+    body_kind, check_claimed, is_int, require_int, require_int_list, require_length, require_list, require_object,
+)
 from .errors import RecordError
 
 # rules/maumau.md, Cards and notation: two Skat packs, every card twice.
@@ -355,13 +357,7 @@ def _summary(summary: Any, players: int) -> dict:
     if remaining is not None:
         computed = [minus_points(hand, len(cards), named) for hand, cards in zip(hands, remaining)]
     if minus is not None:
-        require_list(minus, "/summary/minus", "minus")
-        require_length(minus, players, "/summary/minus", "minus (one per player)")
-        for seat, points in enumerate(minus):
-            if not is_int(points):
-                raise RecordError("bad_type", f"minus points must be JSON integers, got {points!r}", f"/summary/minus/{seat}")
-            if points < 0:
-                raise RecordError("out_of_range", f"minus points are never negative, got {points}", f"/summary/minus/{seat}")
+        require_int_list(minus, players, "/summary/minus", "minus (one per player)", "the minus points of seat {}", 0, None)
         if 0 not in minus:
             raise RecordError("no_zero", "the player who emptied his hand has 0 minus points; none has here", "/summary/minus")
         if computed is not None and minus != computed:

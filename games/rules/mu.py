@@ -13,7 +13,9 @@ from __future__ import annotations
 from itertools import chain, combinations
 from typing import NamedTuple, NoReturn
 
-from .common import body_kind, check_claimed, is_int, require_int, require_length, require_list, require_object
+from .common import (
+    body_kind, check_claimed, require_int, require_int_list, require_length, require_list, require_object,
+)
 from .errors import RecordError
 
 # §Cards: five colours, digits 0–9 with the 1 and the 7 twice, points ("triangles") per digit.
@@ -533,14 +535,8 @@ def _reject_follow(number: int, trick: list, position: int, seat: int, hand: lis
 def _validate_summary(record: dict, players: int) -> dict:
     summary = require_object(record.get("summary"), "/summary", "summary")
     hand_size = HAND_SIZE[players]
-    bids = require_list(summary.get("bids"), "/summary/bids", "bids")
-    require_length(bids, players, "/summary/bids", f"bids with {players} players")
-    for seat, bid in enumerate(bids):
-        path = f"/summary/bids/{seat}"
-        if not is_int(bid):
-            raise RecordError("bad_type", f"the bid of seat {seat} must be a JSON integer, got {bid!r}", path)
-        if not 0 <= bid <= hand_size:
-            raise RecordError("out_of_range", f"the bid of seat {seat} must be between 0 and {hand_size}, got {bid}", path)
+    bids = require_int_list(summary.get("bids"), players, "/summary/bids", f"bids with {players} players",
+                            "the bid of seat {}", 0, hand_size)
     top = max(bids)
     top_seats = [seat for seat in range(players) if bids[seat] == top]
     is_void = top == 0
@@ -629,18 +625,8 @@ def _validate_summary(record: dict, players: int) -> dict:
     if card_points is None and not played:
         card_points = [0] * players
     else:
-        require_list(card_points, "/summary/card_points", "card_points")
-        require_length(card_points, players, "/summary/card_points", f"card_points with {players} players")
-        for seat, value in enumerate(card_points):
-            path = f"/summary/card_points/{seat}"
-            if not is_int(value):
-                raise RecordError("bad_type", f"the card points of seat {seat} must be a JSON integer, got {value!r}", path)
-            if not 0 <= value <= in_play:
-                raise RecordError(
-                    "out_of_range",
-                    f"the card points of seat {seat} must be between 0 and {in_play}, got {value}",
-                    path,
-                )
+        require_int_list(card_points, players, "/summary/card_points", f"card_points with {players} players",
+                         "the card points of seat {}", 0, in_play)
         due = in_play if played else 0
         if sum(card_points) != due:
             reason = f"{in_play} points are in play with {players} players" if played else after_end
