@@ -1,22 +1,29 @@
-"""Rating a whole league at once: the numbers of ``model.rate_many``, computed in batches.
+"""Rating a whole league at once: the numbers of ``model.rate_many``, in compiled code.
 
-A session's new ratings depend only on its players' ratings just before it. So every session can
-be given a *level*, one more than the highest level among the last sessions of its players; the
-sessions of one level share no player and depend only on lower levels. Rating level after level,
-each level as one NumPy computation over a ``sessions × 6`` array, gives exactly the sequence's
-result (the same formulas as ``model._rate_in_rank_order``, summed in the same order, so the
-numbers agree with ``rate_many`` to rounding, about 1e-14) while the per-session Python work
-shrinks to one pass that assigns levels.
+``rate_many`` walks the sessions in Python, building lists and tuples for each one. Here the
+sessions become flat arrays first (player ids to indices, totals, session boundaries: a few passes
+that run in C), and one loop compiled by Numba rates them in order over arrays of mu, sigma and
+last finish time. The loop is ``model._rate_in_rank_order`` (with ``rate_many``'s stable sort and
+``model.decayed_sigma``) statement for statement, so the numbers agree with ``rate_many`` to
+rounding (about 1e-14) and with openskill's ``PlackettLuce`` to about 1e-13;
+``tests/ratings/test_league.py`` checks both, and checks the compiled loop against its own Python
+source (``_rate_rows.py_func``).
 
-Used by ``python -m ratings.bench`` and by ``recompute_ratings``-sized work; ``rate_many`` stays the
-readable reference and the incremental path.
+The first call in a process compiles the loop, or loads it from Numba's cache (``cache=True``:
+``__pycache__`` beside this file, or the user's cache directory where that is read-only); the
+benchmark (``python -m ratings.bench``) reports that time on its own line.
+
+Used by ``python -m ratings.bench``; ``rate_many`` stays the readable reference and the
+incremental path.
 """
 from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
+from itertools import chain
 
 import numpy as np
+from numba import njit
 
 from .model import BETA_SQUARED, KAPPA, MU, SECONDS_PER_DAY, SIGMA, TAU_SQUARED, DecayConfig, Rating, Session
 
@@ -33,131 +40,142 @@ def rate_league(
     """Rate ``sessions`` in the order given and return the ratings of everyone (``state`` updated
     in place when given): the same as ``model.rate_many(state, sessions, decay=...)``."""
     state = {} if state is None else state
-    index: dict[Hashable, int] = {}
-    count = len(sessions)
-    flat_seats: list[int] = []
-    flat_scores: list[float] = []
-    level_list: list[int] = []
-    last_level: list[int] = []
-    padding = {size: ([-1] * (WIDTH - size), [-math.inf] * (WIDTH - size)) for size in range(WIDTH + 1)}
-    get = index.get
-    # The one pass in Python: player ids to indices, and each session's level.
-    for number, (players, totals, _) in enumerate(sessions):
-        size = len(players)
-        if not 2 <= size <= WIDTH or len(totals) != size:
-            raise ValueError(f"session {number}: {size} players and {len(totals)} totals (2 to {WIDTH} players)")
-        ids = []
-        level = 0
-        for player in players:
-            slot = get(player)
-            if slot is None:
-                slot = index[player] = len(last_level)
-                last_level.append(-1)
-            elif last_level[slot] >= level:
-                level = last_level[slot] + 1
-            ids.append(slot)
-        for slot in ids:
-            last_level[slot] = level
-        level_list.append(level)
-        pad_ids, pad_scores = padding[size]
-        flat_seats += ids
-        flat_seats += pad_ids
-        flat_scores += totals
-        flat_scores += pad_scores
-    seats = np.array(flat_seats, dtype=np.int64).reshape(count, WIDTH)
-    scores = np.array(flat_scores, dtype=float).reshape(count, WIDTH)
-    levels = np.array(level_list, dtype=np.int64)
-    # A player twice in one session: after sorting each row, equal neighbours (padding aside).
-    ordered = np.sort(seats, axis=1)
-    if np.any((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] >= 0)):
-        row = int(np.flatnonzero(np.any((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] >= 0), axis=1))[0])
-        raise ValueError(f"a player appears twice in session {sessions[row][0]!r}")
+    if not sessions:
+        return state
+    # Flat arrays, built by passes that run in C: the seats of session i are
+    # ids[offsets[i]:offsets[i + 1]], their totals the same slice of totals.
+    # (Three comprehensions, not zip(*sessions): unpacking 100,000 arguments is ten times slower.)
+    players_by_session = [session[0] for session in sessions]
+    totals_by_session = [session[1] for session in sessions]
+    times_by_session = [session[2] for session in sessions]
+    sizes = list(map(len, players_by_session))
+    if sizes != list(map(len, totals_by_session)) or min(sizes) < 2 or max(sizes) > WIDTH:
+        number = next(
+            number for number, (size, totals) in enumerate(zip(sizes, totals_by_session))
+            if len(totals) != size or not 2 <= size <= WIDTH
+        )
+        raise ValueError(
+            f"session {number}: {sizes[number]} players and {len(totals_by_session[number])} totals "
+            f"(2 to {WIDTH} players)"
+        )
+    seated = list(chain.from_iterable(players_by_session))
+    index = dict(zip(dict.fromkeys(seated), range(len(seated))))  # player -> slot, first seen first
+    ids = np.fromiter(map(index.__getitem__, seated), dtype=np.int64, count=len(seated))
+    totals = np.fromiter(chain.from_iterable(totals_by_session), dtype=np.float64, count=len(seated))
+    offsets = np.zeros(len(sessions) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=offsets[1:])
 
-    people = len(last_level)
-    sink = people  # the padding of short sessions reads and writes this slot; it is reset each time
-    mus = np.full(people + 1, MU)
-    sigmas = np.full(people + 1, SIGMA)
+    people = len(index)
+    mus = np.full(people, MU)
+    sigmas = np.full(people, SIGMA)
+    last_times = np.full(people, np.nan)  # NaN: no session yet (so no decay before the first)
     players_by_slot = list(index)
-    for player, slot in index.items():
-        if player in state:
-            mus[slot], sigmas[slot] = state[player]
-    times = np.array([session[2] for session in sessions], dtype=float) if decay is not None else None
-    last_times = np.full(people + 1, np.nan)
-    if decay is not None and last_played:
-        for player, slot in index.items():
-            if player in last_played:
-                last_times[slot] = last_played[player]
-
-    # Best first, stable (openskill's order for tied players); padding (-inf) goes last.
-    order = np.argsort(-scores, axis=1, kind="stable")
-    seats = np.take_along_axis(seats, order, axis=1)
-    scores = np.take_along_axis(scores, order, axis=1)
-    valid = seats >= 0
-    seats[~valid] = sink
-    positions = np.arange(WIDTH)
-    starts = np.ones((count, WIDTH), dtype=bool)
-    starts[:, 1:] = scores[:, 1:] != scores[:, :-1]
-    starts &= valid
-    group_start = np.maximum.accumulate(np.where(starts, positions, 0), axis=1)
-    ends = np.zeros((count, WIDTH), dtype=bool)
-    ends[:, :-1] = starts[:, 1:] | ~valid[:, 1:]
-    ends[:, -1] = True
-    group_end = np.minimum.accumulate(np.where(ends, positions + 1, WIDTH)[:, ::-1], axis=1)[:, ::-1]
-    # The padding's slot has mu -inf (strength 0) and sigma 0 (variance tau², taken out of c²).
-    own_weight = np.where(valid, 1.0 / (group_end - group_start), 0.0)
-    starts_f = starts.astype(float)
-    padding_one = (~valid).astype(float)  # keeps 0/0 out of the padding's 1/S
-    sizes = valid.sum(axis=1)
-    c_squared_rest = (sizes * BETA_SQUARED - (WIDTH - sizes) * TAU_SQUARED)[:, None]
-    mus[sink] = -np.inf
-    sigmas[sink] = 0.0
-
-    # Sessions in level order, so that each level is a slice (a view, no copying).
-    batches = np.argsort(levels, kind="stable")
-    seats = seats[batches]
-    own_weight = own_weight[batches]
-    starts_f = starts_f[batches]
-    padding_one = padding_one[batches]
-    c_squared_rest = c_squared_rest[batches]
-    if times is not None:
-        times = times[batches][:, None]
-    bounds = np.flatnonzero(np.diff(levels[batches])) + 1
-    exp, sqrt, cumsum, maximum = np.exp, np.sqrt, np.cumsum, np.maximum
-    for batch in zip([0, *bounds.tolist()], [*bounds.tolist(), count]):
-        batch = slice(*batch)
-        ids = seats[batch]
-        mu = mus[ids]
-        sigma = sigmas[ids]
-        if decay is not None:
-            last = last_times[ids]
-            days = (times[batch] - last) / SECONDS_PER_DAY
-            grows = (sigma < decay.sigma_cap) & (days > 0.0)  # never played before: days is NaN
-            widened = sqrt(sigma * sigma + decay.variance_per_day * np.where(grows, days, 0.0))
-            sigma = np.where(grows, np.minimum(decay.sigma_cap, widened), sigma)
-            last_times[ids] = times[batch]
-            last_times[sink] = np.nan
-        variance = sigma * sigma + TAU_SQUARED
-        inverse_c = 1.0 / sqrt(variance.sum(axis=1, keepdims=True) + c_squared_rest[batch])
-        strength = exp(mu * inverse_c)
-        suffix = cumsum(strength[:, ::-1], axis=1)[:, ::-1] + padding_one[batch]
-        inverse_sum = starts_f[batch] / suffix
-        sum_inverse = cumsum(inverse_sum, axis=1)
-        sum_inverse_squared = cumsum(inverse_sum * inverse_sum, axis=1)
-        share = strength * sum_inverse
-        scaled = variance * inverse_c
-        delta = (share - strength * strength * sum_inverse_squared) * scaled * sqrt(variance) * (inverse_c * inverse_c)
-        mus[ids] = mu + (own_weight[batch] - share) * scaled
-        sigmas[ids] = sqrt(variance * maximum(1.0 - delta, KAPPA))
-        mus[sink] = -np.inf
-        sigmas[sink] = 0.0
-
-    mu_list = mus.tolist()
-    sigma_list = sigmas.tolist()
     for slot, player in enumerate(players_by_slot):
-        state[player] = (mu_list[slot], sigma_list[slot])
+        rating = state.get(player)
+        if rating is not None:
+            mus[slot], sigmas[slot] = rating
+        if decay is not None and last_played:
+            last = last_played.get(player)
+            if last is not None:
+                last_times[slot] = last
+    times = np.array(times_by_session, dtype=np.float64)
+
+    repeated = _rate_rows(
+        ids, totals, offsets, times, mus, sigmas, last_times,
+        decay is not None, decay.variance_per_day if decay else 0.0, decay.sigma_cap if decay else SIGMA,
+    )
+    if repeated >= 0:
+        raise ValueError(f"a player appears twice in session {players_by_session[repeated]!r}")
+
+    state.update(zip(players_by_slot, zip(mus.tolist(), sigmas.tolist())))
     if decay is not None and last_played is not None:
-        time_list = last_times.tolist()
-        for slot, player in enumerate(players_by_slot):
-            if not math.isnan(time_list[slot]):
-                last_played[player] = time_list[slot]
+        for player, last in zip(players_by_slot, last_times.tolist()):
+            if not math.isnan(last):
+                last_played[player] = last
     return state
+
+
+@njit(cache=True, nogil=True)
+def _rate_rows(ids, totals, offsets, times, mus, sigmas, last_times, decay, variance_per_day, sigma_cap):
+    """Rate every session in order, updating ``mus``, ``sigmas`` and ``last_times`` in place.
+
+    Returns -1, or the number of the first session with a player twice (the arrays then hold
+    the ratings up to the session before it). The arithmetic is ``model._rate_in_rank_order``'s,
+    in the same order.
+    """
+    order = np.empty(WIDTH, dtype=np.int64)
+    seat = np.empty(WIDTH, dtype=np.int64)
+    mu = np.empty(WIDTH)
+    variance = np.empty(WIDTH)
+    strength = np.empty(WIDTH)
+    inverse_sums = np.empty(WIDTH)
+    group_end = np.empty(WIDTH, dtype=np.int64)
+    for row in range(offsets.shape[0] - 1):
+        first = offsets[row]
+        count = offsets[row + 1] - first
+        # Best first; an insertion sort is stable, as rate_many's sorted(..., reverse=True) is.
+        for position in range(count):
+            order[position] = position
+            moving = totals[first + position]
+            back = position
+            while back > 0 and totals[first + order[back - 1]] < moving:
+                order[back] = order[back - 1]
+                back -= 1
+            order[back] = position
+        for position in range(count):
+            seat[position] = ids[first + order[position]]
+            for earlier in range(position):
+                if seat[earlier] == seat[position]:
+                    return row
+        # Tie groups: the end (exclusive) of each position's group of equal totals.
+        group_end[count - 1] = count
+        for position in range(count - 2, -1, -1):
+            if totals[first + order[position]] == totals[first + order[position + 1]]:
+                group_end[position] = group_end[position + 1]
+            else:
+                group_end[position] = position + 1
+        # Inactivity decay (model.decayed_sigma), then tau: the variances openskill starts from.
+        variance_sum = 0.0
+        for position in range(count):
+            player = seat[position]
+            sigma = sigmas[player]
+            if decay:
+                last = last_times[player]
+                if not math.isnan(last):
+                    days = (times[row] - last) / SECONDS_PER_DAY
+                    if days > 0.0 and sigma < sigma_cap:
+                        sigma = min(sigma_cap, math.sqrt(sigma * sigma + variance_per_day * days))
+                last_times[player] = times[row]
+            mu[position] = mus[player]
+            variance[position] = sigma * sigma + TAU_SQUARED
+            variance_sum += variance[position]
+        inverse_c = 1.0 / math.sqrt(variance_sum + count * BETA_SQUARED)
+        inverse_c_cubed = inverse_c * inverse_c * inverse_c
+        for position in range(count):
+            strength[position] = math.exp(mu[position] * inverse_c)
+        running = 0.0
+        for position in range(count - 1, -1, -1):
+            running += strength[position]
+            inverse_sums[position] = 1.0 / running
+        sum_inverse = 0.0
+        sum_inverse_squared = 0.0
+        group_start = 0
+        own_group_weight = 1.0
+        for position in range(count):
+            if position == group_start:
+                inverse_sum = inverse_sums[position]
+                sum_inverse += inverse_sum
+                sum_inverse_squared += inverse_sum * inverse_sum
+                own_group_weight = 1.0 / (group_end[position] - position)
+            if group_end[position] == position + 1:
+                group_start = position + 1
+            share = strength[position] * sum_inverse
+            delta = (
+                (share - strength[position] * strength[position] * sum_inverse_squared)
+                * variance[position] * math.sqrt(variance[position]) * inverse_c_cubed
+            )
+            remaining = 1.0 - delta
+            player = seat[position]
+            mus[player] = mu[position] + (own_group_weight - share) * variance[position] * inverse_c
+            sigmas[player] = math.sqrt(variance[position] * (remaining if remaining > KAPPA else KAPPA))
+    return -1

@@ -43,3 +43,36 @@ def test_players_may_be_any_hashable_and_bad_sessions_are_refused():
         rate_league([Session(["ann", "ann"], [1, 2])])
     with pytest.raises(ValueError):
         rate_league([Session(["ann", "bob"], [1])])
+
+
+def test_a_refused_league_changes_nothing():
+    state = {"ann": (30.0, 5.0)}
+    last = {"ann": 0.0}
+    league = [Session(["ann", "bob"], [2, 1], DAY), Session(["bob", "cyd", "bob"], [1, 2, 3], 2 * DAY)]
+    with pytest.raises(ValueError, match="appears twice"):
+        rate_league(league, state, decay=DecayConfig(0.5), last_played=last)
+    assert state == {"ann": (30.0, 5.0)} and last == {"ann": 0.0}
+    assert rate_league([], state) == {"ann": (30.0, 5.0)}
+
+
+def test_the_compiled_loop_is_its_python_source():
+    """Numba compiles ``_rate_rows``; run as plain Python it must give the very same numbers."""
+    import numpy as np
+
+    from ratings.league import _rate_rows
+
+    league = random_league(8, sessions=300)
+    players = sorted({p for s in league for p in s.players})
+    ids = np.array([players.index(p) for s in league for p in s.players], dtype=np.int64)
+    totals = np.array([t for s in league for t in s.totals], dtype=float)
+    offsets = np.cumsum([0] + [len(s.players) for s in league]).astype(np.int64)
+    times = np.array([s.finished_at * (1 + i % 5) for i, s in enumerate(league)])
+    results = []
+    for run in (_rate_rows, _rate_rows.py_func):
+        arrays = [np.linspace(18.0, 30.0, len(players)), np.linspace(2.0, 8.0, len(players)), np.full(len(players), np.nan)]
+        assert run(ids, totals, offsets, times, *arrays, True, 0.3, 25.0 / 3.0) == -1
+        results.append(arrays)
+    compiled, python = results
+    for got, expected in zip(compiled, python):
+        np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+    assert not np.allclose(compiled[0], np.linspace(18.0, 30.0, len(players)))  # it rated something
