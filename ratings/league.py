@@ -13,14 +13,16 @@ The first call in a process compiles the loop, or loads it from Numba's cache (`
 ``__pycache__`` beside this file, or the user's cache directory where that is read-only); the
 benchmark (``python -m ratings.bench``) reports that time on its own line.
 
-Used by ``python -m ratings.bench``; ``rate_many`` stays the readable reference and the
-incremental path.
+Used by the pools (``services.pool_sync``: the worker's updates and ``recompute_ratings``, with
+``rate_league_history`` for the rating history) and by ``python -m ratings.bench``;
+``model.rate_many`` stays the readable reference.
 """
 from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
 from itertools import chain
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -28,6 +30,13 @@ from numba import njit
 from .model import BETA_SQUARED, KAPPA, MU, SECONDS_PER_DAY, SIGMA, TAU_SQUARED, DecayConfig, Rating, Session
 
 WIDTH = 6  # the most players a session of any game has
+
+
+class History(NamedTuple):
+    mu_before: np.ndarray
+    sigma_before: np.ndarray
+    mu_after: np.ndarray
+    sigma_after: np.ndarray
 
 
 def rate_league(
@@ -38,10 +47,30 @@ def rate_league(
     last_played: dict[Hashable, float] | None = None,
 ) -> dict[Hashable, Rating]:
     """Rate ``sessions`` in the order given and return the ratings of everyone (``state`` updated
-    in place when given): the same as ``model.rate_many(state, sessions, decay=...)``."""
+    in place when given): the same as ``model.rate_many(state, sessions, decay=...)``. A bad
+    session (fewer than 2 or more than 6 players, totals not matching, a player twice) raises
+    ``ValueError`` and changes nothing."""
     state = {} if state is None else state
+    _rate(sessions, state, decay, last_played, history=False)
+    return state
+
+
+def rate_league_history(
+    sessions: Sequence[Session],
+    state: dict[Hashable, Rating],
+    *,
+    decay: DecayConfig | None = None,
+    last_played: dict[Hashable, float] | None = None,
+) -> History:
+    """``rate_league``, and each seat's rating just before its session (after the decay) and just
+    after: four arrays over the seats, session after session, players in the order given."""
+    return _rate(sessions, state, decay, last_played, history=True)
+
+
+def _rate(sessions, state, decay, last_played, *, history: bool) -> History:
+    empty = np.empty(0)
     if not sessions:
-        return state
+        return History(empty, empty, empty, empty)
     # Flat arrays, built by passes that run in C: the seats of session i are
     # ids[offsets[i]:offsets[i + 1]], their totals the same slice of totals.
     # (Three comprehensions, not zip(*sessions): unpacking 100,000 arguments is ten times slower.)
@@ -79,10 +108,12 @@ def rate_league(
             if last is not None:
                 last_times[slot] = last
     times = np.array(times_by_session, dtype=np.float64)
+    result = History(*(np.empty(len(seated)) for _ in range(4))) if history else History(empty, empty, empty, empty)
 
     repeated = _rate_rows(
         ids, totals, offsets, times, mus, sigmas, last_times,
         decay is not None, decay.variance_per_day if decay else 0.0, decay.sigma_cap if decay else SIGMA,
+        history, *result,
     )
     if repeated >= 0:
         raise ValueError(f"a player appears twice in session {players_by_session[repeated]!r}")
@@ -92,12 +123,16 @@ def rate_league(
         for player, last in zip(players_by_slot, last_times.tolist()):
             if not math.isnan(last):
                 last_played[player] = last
-    return state
+    return result
 
 
 @njit(cache=True, nogil=True)
-def _rate_rows(ids, totals, offsets, times, mus, sigmas, last_times, decay, variance_per_day, sigma_cap):
-    """Rate every session in order, updating ``mus``, ``sigmas`` and ``last_times`` in place.
+def _rate_rows(
+    ids, totals, offsets, times, mus, sigmas, last_times, decay, variance_per_day, sigma_cap,
+    history, mu_before, sigma_before, mu_after, sigma_after,
+):
+    """Rate every session in order, updating ``mus``, ``sigmas`` and ``last_times`` in place
+    (and, with ``history``, filling the four arrays over the seats).
 
     Returns -1, or the number of the first session with a player twice (the arrays then hold
     the ratings up to the session before it). The arithmetic is ``model._rate_in_rank_order``'s,
@@ -147,6 +182,9 @@ def _rate_rows(ids, totals, offsets, times, mus, sigmas, last_times, decay, vari
                         sigma = min(sigma_cap, math.sqrt(sigma * sigma + variance_per_day * days))
                 last_times[player] = times[row]
             mu[position] = mus[player]
+            if history:
+                mu_before[first + order[position]] = mus[player]
+                sigma_before[first + order[position]] = sigma
             variance[position] = sigma * sigma + TAU_SQUARED
             variance_sum += variance[position]
         inverse_c = 1.0 / math.sqrt(variance_sum + count * BETA_SQUARED)
@@ -178,4 +216,7 @@ def _rate_rows(ids, totals, offsets, times, mus, sigmas, last_times, decay, vari
             player = seat[position]
             mus[player] = mu[position] + (own_group_weight - share) * variance[position] * inverse_c
             sigmas[player] = math.sqrt(variance[position] * (remaining if remaining > KAPPA else KAPPA))
+            if history:
+                mu_after[first + order[position]] = mus[player]
+                sigma_after[first + order[position]] = sigmas[player]
     return -1

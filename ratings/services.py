@@ -21,7 +21,7 @@ from django.db import connection, transaction
 from tournaments.models import Event, Seat, Session
 from tournaments.progress import SessionRules, totals
 
-from . import model
+from . import league, model
 from .models import Pool, PoolEntry, Rating, RatingHistory
 
 
@@ -127,27 +127,37 @@ def _apply(game: str, sessions: list[RatedSession], position: int, progress) -> 
     if not sessions:
         return
     players = {p for s in sessions for p in s.players}
-    state: dict[int, list] = {}
+    ratings: dict[int, model.Rating] = {}
+    counts: dict[int, int] = {}
+    last_played: dict[int, float] = {}
+    last_finished: dict[int, datetime | None] = {}
     pks: dict[int, int] = {}
     for rating in Rating.objects.filter(game=game, player__in=players) if len(players) < 900 else Rating.objects.filter(game=game):
-        state[rating.player_id] = [rating.mu, rating.sigma, rating.sessions, rating.last_finished_at]
+        ratings[rating.player_id] = (rating.mu, rating.sigma)
+        counts[rating.player_id] = rating.sessions
+        last_finished[rating.player_id] = rating.last_finished_at
+        if rating.last_finished_at is not None:
+            last_played[rating.player_id] = rating.last_finished_at.timestamp()
         pks[rating.player_id] = rating.pk
+    # The compiled rater of the benchmark (ratings/league.py): the numbers of model.rate_many,
+    # with each seat's rating before (decay included) and after its session for the history.
+    rated = league.rate_league_history(
+        [model.Session(s.players, s.totals, s.finished_at.timestamp()) for s in sessions],
+        ratings, decay=decay_config(), last_played=last_played,
+    )
+    mu_before, sigma_before = rated.mu_before.tolist(), rated.sigma_before.tolist()
+    mu_after, sigma_after = rated.mu_after.tolist(), rated.sigma_after.tolist()
     history, entries = [], []
-    decay = decay_config()
     adapt = connection.ops.adapt_datetimefield_value
+    seat = 0
     for offset, session in enumerate(sessions):
-        before = []
-        for player in session.players:
-            mu, sigma, _, last = state.setdefault(player, [model.MU, model.SIGMA, 0, None])
-            if last is not None and decay is not None:
-                sigma = model.decayed_sigma(sigma, (session.finished_at - last).total_seconds() / 86400, decay)
-            before.append((mu, sigma))
-        after = model.rate_session(before, model.ranks_from_totals(session.totals))
         finished_at = adapt(session.finished_at)
-        for player, (mu0, sigma0), (mu1, sigma1) in zip(session.players, before, after):
-            entry = state[player]
-            entry[0], entry[1], entry[2], entry[3] = mu1, sigma1, entry[2] + 1, session.finished_at
-            history.append((player, game, session.session_id, position + offset, finished_at, mu0, sigma0, mu1, sigma1))
+        for player in session.players:
+            history.append((player, game, session.session_id, position + offset, finished_at,
+                            mu_before[seat], sigma_before[seat], mu_after[seat], sigma_after[seat]))
+            counts[player] = counts.get(player, 0) + 1
+            last_finished[player] = session.finished_at
+            seat += 1
         entries.append((game, position + offset, session.session_id, session.fingerprint, finished_at))
         if progress:
             progress(1)
@@ -157,8 +167,9 @@ def _apply(game: str, sessions: list[RatedSession], position: int, progress) -> 
                             "mu_before", "sigma_before", "mu_after", "sigma_after"], history)
     _insert(PoolEntry, ["game", "position", "session", "fingerprint", "finished_at"], entries)
     rows = [
-        Rating(pk=pks.get(p), player_id=p, game=game, mu=s[0], sigma=s[1], sessions=s[2], last_finished_at=s[3])
-        for p, s in state.items()
+        Rating(pk=pks.get(p), player_id=p, game=game, mu=mu, sigma=sigma, sessions=counts.get(p, 0),
+               last_finished_at=last_finished.get(p))
+        for p, (mu, sigma) in ratings.items()
     ]
     Rating.objects.bulk_update([r for r in rows if r.pk], ["mu", "sigma", "sessions", "last_finished_at"], batch_size=2000)
     Rating.objects.bulk_create([r for r in rows if not r.pk], batch_size=2000)

@@ -70,9 +70,36 @@ def test_the_compiled_loop_is_its_python_source():
     results = []
     for run in (_rate_rows, _rate_rows.py_func):
         arrays = [np.linspace(18.0, 30.0, len(players)), np.linspace(2.0, 8.0, len(players)), np.full(len(players), np.nan)]
-        assert run(ids, totals, offsets, times, *arrays, True, 0.3, 25.0 / 3.0) == -1
+        assert run(ids, totals, offsets, times, *arrays, True, 0.3, 25.0 / 3.0, False, *[np.empty(0)] * 4) == -1
         results.append(arrays)
     compiled, python = results
     for got, expected in zip(compiled, python):
         np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
     assert not np.allclose(compiled[0], np.linspace(18.0, 30.0, len(players)))  # it rated something
+
+
+def test_history_is_each_seat_before_and_after_its_session():
+    from ratings.league import rate_league_history
+    from ratings.model import NEW_PLAYER, decayed_sigma
+
+    rng = random.Random(9)
+    league = [Session(s.players, s.totals, i * DAY * rng.uniform(0.2, 3.0)) for i, s in enumerate(random_league(9, sessions=400))]
+    league.sort(key=lambda s: s.finished_at)
+    decay = DecayConfig(0.4)
+    start = {player: (22.0 + player % 5, 2.5 + player % 4) for player in range(0, 40, 2)}
+    got = rate_league_history(league, dict(start), decay=decay, last_played={})
+    state, last, before, after = dict(start), {}, [], []
+    for session in league:
+        for player in session.players:
+            mu, sigma = state.get(player, NEW_PLAYER)
+            if player in last:
+                sigma = decayed_sigma(sigma, (session.finished_at - last[player]) / DAY, decay)
+            before.append((mu, sigma))
+        rate_many(state, [session], decay=decay, last_played=last)
+        after.extend(state[player] for player in session.players)
+    assert len(got.mu_before) == len(before) == sum(len(s.players) for s in league)
+    for (mu_got, sigma_got), (mu, sigma) in zip(zip(got.mu_before, got.sigma_before), before):
+        assert abs(mu_got - mu) < 1e-12 and abs(sigma_got - sigma) < 1e-12
+    for (mu_got, sigma_got), (mu, sigma) in zip(zip(got.mu_after, got.sigma_after), after):
+        assert abs(mu_got - mu) < 1e-12 and abs(sigma_got - sigma) < 1e-12
+    assert any(b[1] != a[1] for b, a in zip(before, after))

@@ -14,7 +14,7 @@ from django.core.management import call_command
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from ratings.model import ranks_from_totals
+from ratings.model import DecayConfig, Session, ranks_from_totals, rate_many
 from ratings.models import PoolEntry, Rating, RatingHistory
 from ratings.services import pool_sync
 from tests.conftest import client_for
@@ -198,6 +198,11 @@ def test_decay_widens_sigma_by_the_days_between_sessions(league, settings):
     for row in RatingHistory.objects.filter(game="lut").order_by("player", "position"):
         assert row.sigma_before <= 25.0 / 3.0
     decayed = stored()
+    # The numbers of the model's reference loop, with the finish times as the decay's clock.
+    ordered = sorted(sessions, key=lambda s: (s.finished_at, s.pk))
+    timed = [Session(players, totals, s.finished_at.timestamp())
+             for (players, totals), s in zip(expected_sequence(sessions), ordered)]
+    assert_close(decayed, rate_many({}, timed, decay=DecayConfig(0.5)))
     settings.RATINGS_DECAY_PER_DAY = 0.0
     call_command("recompute_ratings", "--game", "lut", "--no-progress", stdout=open("/dev/null", "w"))
     plain = stored()
