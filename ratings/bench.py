@@ -29,7 +29,7 @@ from ratings.model import (
     rate_many,
     ranks_from_totals,
 )
-from ratings.league import rate_league
+from ratings.league import rate_league, warm_up
 
 
 def generate_league(*, players: int, sessions: int, seed: int) -> tuple[list[float], list[Session]]:
@@ -108,10 +108,10 @@ def prediction_accuracy(state: dict, held_out: list[Session], *, by: str) -> flo
 
 
 def first_call_seconds() -> float:
-    """The first ``rate_league`` call of this process, on a tiny league: compiling the loop, or
-    loading it from Numba's cache."""
+    """The first ``rate_league`` call of this process: compiling the loop, or loading it from
+    Numba's cache."""
     started = time.perf_counter()
-    rate_league([Session([1, 2, 3], [2, 1, 1]), Session([2, 3], [0, 5])])
+    warm_up()
     return time.perf_counter() - started
 
 

@@ -67,10 +67,18 @@ def rate_league_history(
     return _rate(sessions, state, decay, last_played, history=True)
 
 
+def warm_up() -> None:
+    """Compile the loop, or load it from Numba's cache: what the first call of a process pays
+    (the benchmark times it; the Docker image calls it once to fill the cache)."""
+    rate_league([Session([1, 2, 3], [2, 1, 1]), Session([2, 3], [0, 5])])
+
+
+_NO_HISTORY = History(*[np.empty(0)] * 4)
+
+
 def _rate(sessions, state, decay, last_played, *, history: bool) -> History:
-    empty = np.empty(0)
     if not sessions:
-        return History(empty, empty, empty, empty)
+        return _NO_HISTORY
     # Flat arrays, built by passes that run in C: the seats of session i are
     # ids[offsets[i]:offsets[i + 1]], their totals the same slice of totals.
     # (Three comprehensions, not zip(*sessions): unpacking 100,000 arguments is ten times slower.)
@@ -108,7 +116,7 @@ def _rate(sessions, state, decay, last_played, *, history: bool) -> History:
             if last is not None:
                 last_times[slot] = last
     times = np.array(times_by_session, dtype=np.float64)
-    result = History(*(np.empty(len(seated)) for _ in range(4))) if history else History(empty, empty, empty, empty)
+    result = History(*(np.empty(len(seated)) for _ in range(4))) if history else _NO_HISTORY
 
     repeated = _rate_rows(
         ids, totals, offsets, times, mus, sigmas, last_times,
