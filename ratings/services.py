@@ -18,8 +18,10 @@ from typing import Callable
 from django.conf import settings
 from django.db import connection, transaction
 
-from tournaments.models import Event, Seat, Session
+from tournaments import policy
+from tournaments.models import Event, Hand, Seat, Session
 from tournaments.progress import SessionRules, totals
+from tournaments.results import played
 
 from . import league, model
 from .models import Pool, PoolEntry, Rating, RatingHistory
@@ -46,24 +48,21 @@ def decay_config() -> model.DecayConfig | None:
 
 def rated_sessions(game: str) -> list[RatedSession]:
     """The sessions a pool should hold, in the order they finished (ties by id)."""
-    from games.models import Hand
-    from games.services import played
-
-    counted = dict(
-        table__round__event__game=game, status=Session.Status.FINISHED,
-        table__round__results_held=False, finished_at__isnull=False,
+    # Only what the public sees is rated (tournaments/policy.py): sessions of published events
+    # and released rounds.
+    counted = policy.public().sessions().filter(
+        table__round__event__game=game, status=Session.Status.FINISHED, finished_at__isnull=False,
     )
     sessions = list(
-        Session.objects.filter(**counted).order_by("finished_at", "id")
-        .values_list("pk", "table_id", "finished_at", "table__round__event_id")
+        counted.order_by("finished_at", "id").values_list("pk", "table_id", "finished_at", "table__round__event_id")
     )
     # Joins rather than lists of ids: a league of 100,000 sessions is read in three queries.
     seats: dict[int, list[int]] = {}
-    seat_rows = Seat.objects.filter(**{f"table__sessions__{key}": value for key, value in counted.items()})
+    seat_rows = Seat.objects.filter(table__sessions__in=counted)
     for table_id, player_id in seat_rows.order_by("table", "position").values_list("table", "player").distinct():
         seats.setdefault(table_id, []).append(player_id)
     hands: dict[int, list] = {}
-    hand_rows = Hand.objects.filter(**{f"session__{key}": value for key, value in counted.items()})
+    hand_rows = Hand.objects.filter(session__in=counted)
     for hand in hand_rows.only("session_id", "number", "dealer", "voided", "result", "record").order_by("session", "number"):
         hands.setdefault(hand.session_id, []).append(played(hand))
     events = {event.pk: event for event in Event.objects.filter(game=game)}

@@ -11,6 +11,25 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from games.rules import RecordError
+from tournaments.errors import Conflict, DomainError, Invalid, NotAllowed, NotFound, RecordRejected
+
+# The HTTP status of each domain error (services know nothing of HTTP).
+DOMAIN_STATUS = {
+    Invalid: status.HTTP_400_BAD_REQUEST,
+    NotAllowed: status.HTTP_403_FORBIDDEN,
+    NotFound: status.HTTP_404_NOT_FOUND,
+    Conflict: status.HTTP_409_CONFLICT,
+    RecordRejected: status.HTTP_422_UNPROCESSABLE_ENTITY,
+}
+
+
+def domain_status(error: DomainError) -> int:
+    for cls in type(error).__mro__:
+        if cls in DOMAIN_STATUS:
+            return DOMAIN_STATUS[cls]
+    return status.HTTP_400_BAD_REQUEST
+
 
 def _flatten(detail) -> str:
     if isinstance(detail, dict):
@@ -24,6 +43,10 @@ def _flatten(detail) -> str:
 
 
 def json_exception_handler(exc, context):
+    if isinstance(exc, DomainError):
+        return Response(exc.as_dict(), status=domain_status(exc))
+    if isinstance(exc, RecordError):
+        return Response(exc.as_dict(), status=status.HTTP_422_UNPROCESSABLE_ENTITY)
     if isinstance(exc, ProtectedError):
         return Response(
             {"code": "protected", "message": "Other records still refer to this one; remove them first."},

@@ -54,8 +54,8 @@ def world(db):
     Maumau and LuT events); ``other_organiser`` (organises only another event of the club);
     ``player_user`` (a user linked to a seated player).
     """
-    from tournaments.models import Club, Event, Membership, Player, Round, Table
-    from tournaments.services import table_seat_players
+    from tournaments.models import Club, Event, Membership, Player, Round
+    from tournaments.services import table_create
 
     staff = make_user("staff", is_staff=True)
     club_organiser = make_user("club_organiser")
@@ -73,14 +73,13 @@ def world(db):
         players.append(player)
     events = {}
     for game in ("mu", "maumau", "lut"):
-        event = Event.objects.create(club=club, name=f"{game} cup", game=game)
+        event = Event.objects.create(club=club, name=f"{game} cup", game=game, published=True)
         event.organisers.add(organiser)
         round_ = Round.objects.create(event=event, number=1)
         for number in range(3):
-            table = Table.objects.create(round=round_, number=number + 1)
-            table_seat_players(table=table, players=players[4 * number:4 * number + 4])
+            table_create(round_=round_, number=number + 1, players=players[4 * number:4 * number + 4], by_user=None)
         events[game] = event
-    other_event = Event.objects.create(club=club, name="other cup", game="mu")
+    other_event = Event.objects.create(club=club, name="other cup", game="mu", published=True)
     other_event.organisers.add(other_organiser)
 
     class World:

@@ -1,29 +1,33 @@
 """REST API of the tournament domain under ``/api/v1/``.
 
-Each view set says who may change what through ``may_create`` and ``may_change`` (tournaments/
-policy.py); the default permission class calls them. Reads are open; querysets hide what is not
-published.
+Views translate HTTP to the services and back: what a user sees comes from
+``policy.Visibility``, what he may change from the policy's permissions (``PolicyPermission`` and
+``require``), and every write is a service call. Domain errors become the JSON error shape in
+``stich.errors``.
 """
 from __future__ import annotations
 
 import csv
 import json
 
-from django.db import transaction
-from django.db.models import Prefetch, Q
 from django.http import HttpResponse
-from django.utils import timezone
+from django.shortcuts import get_object_or_404
+from django.db.models import Prefetch
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, serializers, viewsets
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
-from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
+from rest_framework.filters import OrderingFilter
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
-from . import policy
-from .models import AuditEntry, Club, Event, Player, Round, Seat, Session, Table, Transfer
-from .selectors import event_money, event_standings
+from .renderers import BrowsableAPIRenderer
+
+from . import draws, policy, results, services
+from .errors import NotFound
+from .models import Club, Event, Player, Round, Seat, Session, Table, Transfer
+from .selectors import event_money, standings_document
 from .serializers import (
     ClubSerializer,
     EventSerializer,
@@ -32,8 +36,22 @@ from .serializers import (
     SessionSerializer,
     TableSerializer,
 )
-from .services import player_anonymise
-from .signals import results_visibility_changed
+
+ERROR_RESPONSES = {
+    400: OpenApiResponse(description="Invalid input: `{code, message, fields}`."),
+    401: OpenApiResponse(description="Not logged in: `{code, message}`."),
+    403: OpenApiResponse(description="The policy does not allow this to you: `{code, message}`."),
+    404: OpenApiResponse(description="No such object, or not visible to you."),
+    409: OpenApiResponse(description="Conflicts with the stored state (e.g. `has_results`): `{code, message}`."),
+}
+
+
+def require(request, permission: str, obj) -> None:
+    """Refuse (401/403) unless the policy allows ``permission`` on ``obj`` to the request's user."""
+    if not (request.user and request.user.is_authenticated):
+        raise NotAuthenticated()
+    if not policy.may(request.user, permission, obj):
+        raise PermissionDenied("The policy does not allow you to do this here.")
 
 
 class ReasonSerializer(serializers.Serializer):
@@ -47,28 +65,44 @@ class TransferSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-def standings_document(event: Event, *, public: bool) -> dict:
-    """The event's standings as JSON: metrics as numbers (placement points rounded to 4 places)."""
-    rows = event_standings(event, public=public)
-    names = {p.pk: p.public_name for p in Player.objects.filter(pk__in=[row.player for row in rows])}
-    cents = event_money(event, public=public)["cents"] if event.game == "maumau" else {}
-    metrics = [name for name in event.standings_metrics.split(",") if name]
-    return {
-        "event": event.pk,
-        "metrics": metrics,
-        "standings": [
-            {
-                "rank": row.rank, "player": row.player, "name": names.get(row.player, ""), "played": row.played,
-                **{name: _number(value) for name, value in row.metrics.items()},
-                **({"cents": cents.get(row.player, 0)} if event.game == "maumau" else {}),
-            }
-            for row in rows
-        ],
-    }
+class StandingRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    played = serializers.IntegerField(help_text="Sessions played (Maumau: series).")
+    cents = serializers.IntegerField(required=False, help_text="Maumau only: money won (+) or lost (-).")
 
 
-def _number(value):
-    return value if isinstance(value, int) else round(float(value), 4)
+class StandingsSerializer(serializers.Serializer):
+    event = serializers.IntegerField()
+    metrics = serializers.ListField(child=serializers.CharField(),
+                                    help_text="The metric names of each row, in ranking priority.")
+    standings = StandingRowSerializer(many=True)
+
+
+class MoneyTransferSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    to = serializers.IntegerField(help_text="Player id who receives.")
+    cents = serializers.IntegerField()
+    paid = serializers.BooleanField()
+
+    def get_fields(self):
+        fields = super().get_fields()
+        fields["from"] = serializers.IntegerField(help_text="Player id who pays.")
+        return fields
+
+
+class MoneySeriesSerializer(serializers.Serializer):
+    session = serializers.IntegerField()
+    table = serializers.IntegerField()
+    round = serializers.IntegerField()
+    nets = serializers.DictField(child=serializers.IntegerField(), help_text="Player id → net cents.")
+    transfers = MoneyTransferSerializer(many=True)
+
+
+class MoneySerializer(serializers.Serializer):
+    cents = serializers.DictField(child=serializers.IntegerField(), help_text="Player id → net cents.")
+    series = MoneySeriesSerializer(many=True)
 
 
 class _PassThroughRenderer(BaseRenderer):
@@ -93,85 +127,158 @@ class JSONLinesRenderer(_PassThroughRenderer):
     format = "jsonl"
 
 
-class OwnedModelViewSet(viewsets.ModelViewSet):
-    """A model view set whose writes are checked against the policy, inside one transaction."""
+class PolicyViewSet(viewsets.GenericViewSet):
+    """A view set whose readers get the policy's querysets and whose writes call services."""
 
-    def may_create(self, user, data: dict) -> bool:
-        raise NotImplementedError
+    queryset_model = None
 
-    def may_change(self, user, obj) -> bool:
-        raise NotImplementedError
+    @property
+    def visibility(self) -> policy.Visibility:
+        return policy.visibility(self.request.user)
 
-    def perform_create(self, serializer):
-        if not self.may_create(self.request.user, serializer.validated_data):
-            raise PermissionDenied("You may not create this here.")
-        with transaction.atomic():
-            serializer.save()
-
-    def perform_update(self, serializer):
-        with transaction.atomic():
-            serializer.save()
+    def get_serializer_context(self):
+        return {**super().get_serializer_context(), "visibility": self.visibility}
 
 
-class ClubViewSet(OwnedModelViewSet):
+class ClubViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                  mixins.UpdateModelMixin, mixins.DestroyModelMixin):
+    """Clubs. Staff create and delete them; a club's organisers change it."""
+
+    queryset_model = Club
     queryset = Club.objects.prefetch_related("organisers")
     serializer_class = ClubSerializer
     filterset_fields = {"name": ["exact", "icontains"], "city": ["exact", "icontains"]}
     ordering_fields = ["name", "created_at"]
 
-    def may_create(self, user, data):
-        return policy.is_staff(user)
-
-    def may_change(self, user, club):
-        if self.request.method == "DELETE":
-            return policy.is_staff(user)
-        return policy.organises_club(user, club)
-
-
-class PlayerViewSet(OwnedModelViewSet):
-    queryset = Player.objects.prefetch_related("clubs")
-    serializer_class = PlayerSerializer
-    filterset_fields = {"clubs": ["exact"], "name": ["icontains"], "anonymised": ["exact"]}
-    ordering_fields = ["name", "created_at"]
-
-    def may_create(self, user, data):
-        clubs = data.get("clubs") or []
-        return bool(clubs) and all(policy.organises_club(user, club) for club in clubs)
-
-    def may_change(self, user, player):
-        return policy.may_change_player(user, player)
+    def perform_create(self, serializer):
+        require(self.request, "add_club", None)
+        serializer.instance = services.club_create(by_user=self.request.user, **serializer.validated_data)
 
     def perform_update(self, serializer):
-        clubs = serializer.validated_data.get("clubs")
-        if clubs is not None and not all(policy.organises_club(self.request.user, club) for club in clubs):
-            raise PermissionDenied("You may only place players in clubs you organise.")
-        super().perform_update(serializer)
+        serializer.instance = services.club_update(club=serializer.instance, by_user=self.request.user,
+                                                   **serializer.validated_data)
+
+    def perform_destroy(self, club):
+        services.club_delete(club=club, by_user=self.request.user)
+
+
+class PlayerOrdering(OrderingFilter):
+    """``?ordering=name`` orders by the shown name: the real one must not leak through the order."""
+
+    def get_ordering(self, request, queryset, view):
+        ordering = super().get_ordering(request, queryset, view)
+        return [term.replace("name", "shown_name") if term.lstrip("-") == "name" else term for term in ordering or []] or None
+
+    def remove_invalid_fields(self, queryset, fields, view, request):
+        return [term for term in fields if term.lstrip("-") in ("name", "created_at", "id")]
+
+
+@extend_schema_view(destroy=extend_schema(description="Deleting a player anonymises him: name and account go, "
+                                                      "every result and rating stays."))
+class PlayerViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                    mixins.UpdateModelMixin, mixins.DestroyModelMixin):
+    """Players. A club's organisers create players in their club; see ``tournaments/policy.py`` for
+    who changes a player who belongs to several clubs."""
+
+    queryset_model = Player
+    serializer_class = PlayerSerializer
+    filterset_fields = {"clubs": ["exact"], "anonymised": ["exact"]}
+    object_permissions = {"destroy": "delete_player"}  # changes: check_object_permissions below
+
+    def get_filter_backends(self):
+        from django_filters.rest_framework import DjangoFilterBackend
+
+        return [DjangoFilterBackend, PlayerOrdering]
+
+    def get_queryset(self):
+        players = self.visibility.players().prefetch_related("clubs").order_by("shown_name", "id")
+        text = self.request.query_params.get("name__icontains") or self.request.query_params.get("name")
+        if text:
+            players = self.visibility.filter_by_name(players, text)
+        return players
+
+    def check_object_permissions(self, request, obj):
+        if request.method not in ("PUT", "PATCH"):
+            return super().check_object_permissions(request, obj)
+        if not policy.may(request.user, "change_player", obj) and not policy.organises_a_club_of(request.user, obj):
+            self.permission_denied(request, message="You do not organise a club of this player.")
+
+    def perform_create(self, serializer):
+        data = dict(serializer.validated_data)
+        for club in data["clubs"]:
+            require(self.request, "add_player_to_club", club)
+        serializer.instance = services.player_create(by_user=self.request.user, **data)
+
+    def perform_update(self, serializer):
+        user, player = self.request.user, serializer.instance
+        data = dict(serializer.validated_data)
+        clubs = data.pop("clubs", None)
+        if data:
+            require(self.request, "change_player", player)
+            player = services.player_update(player=player, by_user=user, **data)
+        if clubs is not None:
+            current = set(player.clubs.all())
+            wanted = set(clubs)
+            for club in wanted - current:
+                # Joining a club: organise it, and (for someone's existing player) one of his clubs.
+                require(self.request, "add_player_to_club", club)
+                if current and not policy.organises_a_club_of(user, player):
+                    raise PermissionDenied("Only an organiser of one of the player's clubs adds him to another club.")
+                services.player_join_club(player=player, club=club, by_user=user)
+            for club in current - wanted:
+                require(self.request, "add_player_to_club", club)
+                services.player_leave_club(player=player, club=club, by_user=user)
+        serializer.instance = Player.objects.get(pk=player.pk)
 
     def perform_destroy(self, player):
         # Privacy: deleting a player anonymises him; standings and ratings stay as computed.
-        player_anonymise(player=player)
+        services.player_anonymise(player=player, by_user=self.request.user)
 
 
-class EventViewSet(OwnedModelViewSet):
+class EventViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                   mixins.UpdateModelMixin, mixins.DestroyModelMixin):
+    """Events (tournaments) of one game. A club's organisers create them (unpublished); an event's
+    organisers change them. An event with results cannot be deleted: unpublish it instead."""
+
+    queryset_model = Event
     serializer_class = EventSerializer
     filterset_fields = {"club": ["exact"], "game": ["exact"], "starts_on": ["exact", "gte", "lte"]}
     ordering_fields = ["starts_on", "name", "created_at"]
+    object_permissions = {"update": "change_event", "partial_update": "change_event", "destroy": "delete_event"}
 
     def get_queryset(self):
-        return policy.visible_events(self.request.user).select_related("club").prefetch_related("organisers")
+        return self.visibility.events().select_related("club").prefetch_related("organisers")
 
-    def may_create(self, user, data):
-        return policy.organises_club(user, data["club"])
+    def perform_create(self, serializer):
+        data = dict(serializer.validated_data)
+        require(self.request, "add_event_to_club", data["club"])
+        organisers = data.pop("organisers", [])
+        if organisers and not policy.organises_club(self.request.user, data["club"]):
+            raise PermissionDenied("Only the club's organisers name an event's organisers.")
+        serializer.instance = services.event_create(by_user=self.request.user, organisers=organisers, **data)
 
-    def may_change(self, user, event):
-        return policy.organises_event(user, event)
+    def perform_update(self, serializer):
+        event, user = serializer.instance, self.request.user
+        data = dict(serializer.validated_data)
+        club = data.pop("club", None)
+        if club is not None and club != event.club:
+            require(self.request, "add_event_to_club", club)
+        organisers = data.pop("organisers", None)
+        if organisers is not None and set(organisers) != set(event.organisers.all()):
+            require(self.request, "name_event_organisers", event)
+        serializer.instance = services.event_update(event=event, by_user=user, club=club, organisers=organisers, **data)
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR})
+    def perform_destroy(self, event):
+        services.event_delete(event=event, by_user=self.request.user)
+
+    @extend_schema(responses={200: StandingsSerializer, (200, "text/csv"): OpenApiTypes.STR, 404: ERROR_RESPONSES[404]})
     @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, BrowsableAPIRenderer, CSVRenderer])
     def standings(self, request, pk=None, format=None):
-        """JSON, or CSV as ``standings.csv`` (or ``?format=csv``)."""
+        """The event's standings: rank, player, sessions played and each of the event's metrics
+        (placement points, totals, wins …); Maumau events add the money in cents. JSON, or CSV as
+        ``standings.csv`` (or ``?format=csv``). Rounds held back count only for organisers."""
         event = self.get_object()
-        document = standings_document(event, public=not policy.organises_event(request.user, event))
+        document = standings_document(event, visibility=self.visibility)
         if request.accepted_renderer.format == "csv":
             return self._standings_csv(event, document)
         return Response(document)
@@ -190,33 +297,27 @@ class EventViewSet(OwnedModelViewSet):
             ])
         return response
 
-    @extend_schema(responses={(200, "application/jsonl"): OpenApiTypes.STR})
+    @extend_schema(responses={(200, "application/jsonl"): OpenApiTypes.STR, 404: ERROR_RESPONSES[404]})
     @action(detail=True, methods=["get"], renderer_classes=[JSONLinesRenderer])
     def export(self, request, pk=None, format=None):
-        """The event as JSON Lines: ``export.jsonl``."""
+        """The event as JSON Lines (``export.jsonl``): event, clubs, players, rounds, tables, sessions
+        and every hand version. ``manage.py import_records`` reads it back."""
         from .exchange import export_text
 
         event = self.get_object()
-        body = export_text(event, public=not policy.organises_event(request.user, event))
+        body = export_text(event, visibility=self.visibility)
         response = HttpResponse(body, content_type="application/jsonl; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="event-{event.pk}.jsonl"'
         return response
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: MoneySerializer, 404: ERROR_RESPONSES[404]})
     @action(detail=True, methods=["get"])
     def money(self, request, pk=None):
+        """Maumau events only: each player's net cents and, per finished series, who pays whom."""
         event = self.get_object()
-        return Response(event_money(event, public=not policy.organises_event(request.user, event)))
-
-    def perform_update(self, serializer):
-        event = serializer.instance
-        user = self.request.user
-        if "club" in serializer.validated_data and serializer.validated_data["club"] != event.club:
-            if not policy.organises_club(user, serializer.validated_data["club"]):
-                raise PermissionDenied("You may only move an event to a club you organise.")
-        if "organisers" in serializer.validated_data and not policy.organises_club(user, event.club):
-            raise PermissionDenied("Only the club's organisers name an event's organisers.")
-        super().perform_update(serializer)
+        if event.game != "maumau":
+            raise NotFound("only Maumau events are played for money", code="no_money")
+        return Response(event_money(event, visibility=self.visibility))
 
 
 class DrawRequestSerializer(serializers.Serializer):
@@ -226,198 +327,179 @@ class DrawRequestSerializer(serializers.Serializer):
                                 help_text="Late arrivals, added to the current draft's players.")
     remove = serializers.ListField(child=serializers.IntegerField(), required=False, default=list,
                                    help_text="Dropouts, removed from the current draft's players.")
-    seed = serializers.IntegerField(required=False, min_value=0, help_text="Repeat a draw exactly.")
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1, help_text="Repeat a draw exactly.")
 
 
 class SwapSerializer(serializers.Serializer):
-    a = serializers.IntegerField()
-    b = serializers.IntegerField()
+    a = serializers.IntegerField(help_text="A player id of the draw.")
+    b = serializers.IntegerField(help_text="Another player id of the draw.")
 
 
-def _draw_answer(call) -> Response:
-    from .draws import DrawError
-
-    try:
-        return Response(call())
-    except DrawError as error:
-        body = {"code": error.code, "message": error.message}
-        if error.field:
-            body["fields"] = {error.field: [error.message]}
-        return Response(body, status=error.status)
+class DrawTableSerializer(serializers.Serializer):
+    players = serializers.ListField(child=serializers.IntegerField(), help_text="Player ids in seat order.")
+    first_dealer = serializers.IntegerField(help_text="The seat that deals first.")
 
 
-class RoundViewSet(OwnedModelViewSet):
+class DrawSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    seed = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.IntegerField(), help_text="The present players.")
+    byes = serializers.ListField(child=serializers.IntegerField(), help_text="Players who sit this round out.")
+    tables = DrawTableSerializer(many=True)
+    quality = serializers.DictField(help_text="Repeat meetings, off-size tables, club mates, seats and dealers.")
+    drawn_at = serializers.DateTimeField()
+
+
+class HoldSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+
+
+class RoundViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                   mixins.UpdateModelMixin, mixins.DestroyModelMixin):
+    """Rounds of an event. Its organisers create, draw, hold back and release them; a round whose
+    results are held back is missing for everyone else until released."""
+
+    queryset_model = Round
     serializer_class = RoundSerializer
     filterset_fields = {"event": ["exact"], "number": ["exact"]}
     ordering_fields = ["number"]
+    object_permissions = {"update": "change_round", "partial_update": "change_round", "destroy": "delete_round",
+                          "draw": "change_round", "draw_swap": "change_round", "draw_publish": "change_round"}
 
     def get_queryset(self):
-        return Round.objects.filter(pk__in=policy.visible_rounds(self.request.user)).select_related("event")
+        return self.visibility.rounds().select_related("event")
 
-    def may_create(self, user, data):
-        return policy.organises_event(user, data["event"])
+    def perform_create(self, serializer):
+        data = serializer.validated_data
+        require(self.request, "add_round_to_event", data["event"])
+        serializer.instance = services.round_create(event=data["event"], number=data.get("number"),
+                                                    by_user=self.request.user)
 
-    def may_change(self, user, round_):
-        return policy.organises_event(user, round_.event)
+    def perform_update(self, serializer):
+        round_ = serializer.instance
+        data = dict(serializer.validated_data)
+        if "event" in data and data["event"] != round_.event:
+            raise PermissionDenied("A round cannot move to another event.")
+        if "number" in data and data["number"] != round_.number:
+            raise PermissionDenied("A round keeps its number; create another round instead.")
+        if "results_held" in data:
+            round_ = services.round_set_results_held(round_=round_, held=data["results_held"], by_user=self.request.user)
+        serializer.instance = round_
 
-    def _organiser_only(self, round_) -> None:
-        if not self.request.user.is_authenticated:
-            raise NotAuthenticated()
-        if not policy.organises_event(self.request.user, round_.event):
-            raise PermissionDenied("Only the event's organisers draw its rounds.")
+    def perform_destroy(self, round_):
+        services.round_delete(round_=round_, by_user=self.request.user)
 
-    @extend_schema(request=DrawRequestSerializer, responses={200: OpenApiTypes.OBJECT})
-    @action(detail=True, methods=["get", "post"])
+    @extend_schema(methods=["GET"], request=None, responses={200: DrawSerializer, 404: ERROR_RESPONSES[404]})
+    @extend_schema(methods=["POST"], request=DrawRequestSerializer,
+                   responses={200: DrawSerializer, **{k: ERROR_RESPONSES[k] for k in (400, 401, 403, 409)}})
+    @action(detail=True, methods=["get", "post"], serializer_class=DrawRequestSerializer)
     def draw(self, request, pk=None):
         """The seating draw of a round before it is published (organisers only): ``GET`` shows the
         preview, ``POST`` draws (again) for the present players, late arrivals and dropouts."""
-        from .draws import draw_preview
-
         round_ = self.get_object()
-        self._organiser_only(round_)
+        require(request, "change_round", round_)
         if request.method == "GET":
             if not round_.draft:
-                return Response({"code": "no_draw", "message": "this round has not been drawn"}, status=404)
+                raise NotFound("this round has not been drawn", code="no_draw")
             return Response(round_.draft)
         data = DrawRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        return _draw_answer(lambda: draw_preview(round_, by_user=request.user, **data.validated_data))
+        return Response(draws.draw_preview(round_, by_user=request.user, **data.validated_data))
 
-    @extend_schema(request=SwapSerializer, responses={200: OpenApiTypes.OBJECT})
-    @action(detail=True, methods=["post"], url_path="draw/swap")
+    @extend_schema(request=SwapSerializer, responses={200: DrawSerializer, **{k: ERROR_RESPONSES[k] for k in (400, 409)}})
+    @action(detail=True, methods=["post"], url_path="draw/swap", serializer_class=SwapSerializer)
     def draw_swap(self, request, pk=None):
         """Exchange two players of the preview by hand (a player with a bye included)."""
-        from .draws import draw_swap
-
         round_ = self.get_object()
-        self._organiser_only(round_)
         data = SwapSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        return _draw_answer(lambda: draw_swap(round_, by_user=request.user, **data.validated_data))
+        return Response(draws.draw_swap(round_, by_user=request.user, **data.validated_data))
 
-    @extend_schema(request=None, responses={201: TableSerializer(many=True)})
-    @action(detail=True, methods=["post"], url_path="draw/publish")
+    @extend_schema(request=None, responses={201: TableSerializer(many=True), 409: ERROR_RESPONSES[409]})
+    @action(detail=True, methods=["post"], url_path="draw/publish", serializer_class=serializers.Serializer)
     def draw_publish(self, request, pk=None):
         """Create the round's tables from the preview."""
-        from .draws import DrawError, draw_publish
-
         round_ = self.get_object()
-        self._organiser_only(round_)
-        try:
-            tables = draw_publish(round_, by_user=request.user)
-        except DrawError as error:
-            return Response({"code": error.code, "message": error.message}, status=error.status)
+        tables = draws.draw_publish(round_, by_user=request.user)
         tables = Table.objects.filter(pk__in=[t.pk for t in tables]).prefetch_related("seats").order_by("number")
-        return Response(TableSerializer(tables, many=True).data, status=201)
-
-    def perform_update(self, serializer):
-        was_held = serializer.instance.results_held
-        super().perform_update(serializer)
-        round_ = serializer.instance
-        if round_.results_held != was_held:
-            # Holding back or releasing a round changes what is public and rated.
-            AuditEntry.objects.create(
-                actor=self.request.user, action="round_released" if was_held else "round_held",
-                event=round_.event, object_type="round", object_id=round_.pk,
-            )
-            event_id = round_.event_id
-            transaction.on_commit(lambda: results_visibility_changed.send(sender=Round, event_id=event_id))
+        return Response(TableSerializer(tables, many=True).data, status=status.HTTP_201_CREATED)
 
 
-class TableViewSet(OwnedModelViewSet):
+class TableViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                   mixins.UpdateModelMixin, mixins.DestroyModelMixin):
+    """Tables of a round with their players in seat order. Seats are final once a hand is stored."""
+
+    queryset_model = Table
     serializer_class = TableSerializer
     filterset_fields = {"round": ["exact"], "round__event": ["exact"], "number": ["exact"]}
     ordering_fields = ["number"]
 
     def get_queryset(self):
         seats = Prefetch("seats", queryset=Seat.objects.order_by("position"))
-        return (
-            Table.objects.filter(round__in=policy.visible_rounds(self.request.user))
-            .select_related("round__event")
-            .prefetch_related(seats)
+        return self.visibility.tables().select_related("round__event").prefetch_related(seats)
+
+    def perform_create(self, serializer):
+        data = serializer.validated_data
+        require(self.request, "add_table_to_round", data["round"])
+        serializer.instance = services.table_create(
+            round_=data["round"], players=data["players"], number=data.get("number"),
+            first_dealer=data.get("first_dealer"), by_user=self.request.user,
         )
 
-    def may_create(self, user, data):
-        return policy.organises_event(user, data["round"].event)
+    def perform_update(self, serializer):
+        table = serializer.instance
+        data = serializer.validated_data
+        if "round" in data and data["round"] != table.round:
+            raise PermissionDenied("A table cannot move to another round.")
+        serializer.instance = services.table_update(
+            table=table, by_user=self.request.user, players=data.get("players"), number=data.get("number"),
+            first_dealer=data.get("first_dealer"),
+        )
 
-    def may_change(self, user, table):
-        return policy.organises_event(user, table.round.event)
+    def perform_destroy(self, table):
+        services.table_delete(table=table, by_user=self.request.user)
 
 
-class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class SessionViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin):
+    """Sessions played at tables: a Mü game, a Maumau series, a game of Mit List und Tücke."""
+
+    queryset_model = Session
     serializer_class = SessionSerializer
     filterset_fields = {"table": ["exact"], "table__round": ["exact"], "table__round__event": ["exact"], "status": ["exact"]}
-
-    def may_change(self, user, session) -> bool:
-        """Object permission: the event's organisers act on its sessions (abandon)."""
-        return policy.organises_event(user, session.table.round.event)
+    object_permissions = {"abandon": "change_session"}
 
     def get_queryset(self):
-        sessions = Session.objects.filter(table__round__in=policy.visible_rounds(self.request.user))
-        return sessions.select_related("table__round__event")
+        return self.visibility.sessions().select_related("table__round__event")
 
     def retrieve(self, request, *args, **kwargs):
-        from games.services import session_summary
-
         session = self.get_object()
-        body = SessionSerializer(session).data | session_summary(session)
-        if policy_hides_results(request.user, session.table.round):
-            body["totals"], body["hands"] = None, None
-        return Response(body)
+        return Response(SessionSerializer(session).data | results.session_summary(session))
 
-    @extend_schema(request=ReasonSerializer, responses={200: SessionSerializer})
-    @action(detail=True, methods=["post"])
+    @extend_schema(request=ReasonSerializer, responses={200: SessionSerializer, **{k: ERROR_RESPONSES[k] for k in (400, 403, 409)}})
+    @action(detail=True, methods=["post"], serializer_class=ReasonSerializer)
     def abandon(self, request, pk=None):
-        from games.services import session_abandon
-
+        """Abandon a session (organisers, with a reason): it is shown as such and not rated."""
         session = self.get_object()
-        if not policy.organises_event(request.user, session.table.round.event):
-            raise PermissionDenied("Only the event's organisers abandon a session.")
         data = ReasonSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        session = session_abandon(session=session, by_user=request.user, reason=data.validated_data["reason"])
+        session = results.session_abandon(session=session, by_user=request.user, reason=data.validated_data["reason"])
         return Response(SessionSerializer(session).data)
 
 
-def policy_hides_results(user, round_) -> bool:
-    return round_.results_held and not policy.organises_event(user, round_.event)
-
-
-class TransferViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+class TransferViewSet(PolicyViewSet, mixins.ListModelMixin):
     """Maumau payments that settle finished series; an organiser marks them paid."""
 
+    queryset_model = Transfer
     serializer_class = TransferSerializer
     filterset_fields = {"session": ["exact"], "session__table__round__event": ["exact"], "paid": ["exact"]}
+    object_permissions = {"paid": "change_transfer"}
 
     def get_queryset(self):
-        transfers = Transfer.objects.filter(
-            session__table__round__event__in=policy.visible_events(self.request.user)
-        ).select_related("session__table__round__event")
-        if not self.request.user.is_staff:
-            transfers = transfers.exclude(
-                Q(session__table__round__results_held=True)
-                & ~Q(session__table__round__event__organisers=self.request.user.pk or 0)
-            )
-        return transfers
+        return self.visibility.transfers().select_related("session__table__round__event")
 
-    def may_change(self, user, transfer) -> bool:
-        """Object permission: the event's organisers mark transfers paid."""
-        return policy.organises_event(user, transfer.session.table.round.event)
-
-    @extend_schema(request=None, responses={200: TransferSerializer})
-    @action(detail=True, methods=["post"])
+    @extend_schema(request=None, responses={200: TransferSerializer, **{k: ERROR_RESPONSES[k] for k in (401, 403, 409)}})
+    @action(detail=True, methods=["post"], serializer_class=serializers.Serializer)
     def paid(self, request, pk=None):
+        """Tick a payment as paid (once)."""
         transfer = self.get_object()
-        event = transfer.session.table.round.event
-        if not request.user.is_authenticated:
-            raise NotAuthenticated()
-        if not policy.organises_event(request.user, event):
-            raise PermissionDenied("Only the event's organisers mark payments.")
-        with transaction.atomic():
-            transfer.paid, transfer.paid_at = True, timezone.now()
-            transfer.save(update_fields=["paid", "paid_at"])
-            AuditEntry.objects.create(
-                actor=request.user, action="transfer_paid", event=event, object_type="transfer",
-                object_id=transfer.pk, data={"cents": transfer.cents},
-            )
-        return Response(TransferSerializer(transfer).data)
+        return Response(TransferSerializer(results.transfer_mark_paid(transfer=transfer, by_user=request.user)).data)

@@ -5,3 +5,6 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = "Tournaments"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from . import policy  # noqa: F401 - registers the permissions with ``rules``

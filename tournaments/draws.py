@@ -23,17 +23,10 @@ import random
 from django.db import transaction
 from django.utils import timezone
 
-from . import seating
-from .models import AuditEntry, Membership, Player, Round, Seat, Table
-from .services import table_seat_players
-
-
-class DrawError(Exception):
-    """A draw that cannot be made or changed; ``status`` is the HTTP status it answers with."""
-
-    def __init__(self, code: str, message: str, status: int = 400, field: str | None = None) -> None:
-        super().__init__(message)
-        self.code, self.message, self.status, self.field = code, message, status, field
+from . import audit, seating
+from .errors import Conflict, Invalid
+from .models import Membership, Player, Round, Seat, Table
+from .services import table_create
 
 
 def event_history(round_: Round) -> seating.History:
@@ -69,18 +62,23 @@ def default_players(round_: Round) -> list[int]:
 
 def _check_open(round_: Round) -> None:
     if round_.tables.exists():
-        raise DrawError("round_published", "this round has tables already: its draw is published", status=409)
+        raise Conflict("this round has tables already: its draw is published", code="round_published")
 
 
-def _check_players(players: list) -> list[int]:
+def _check_players(players: list, club_id: int) -> list[int]:
     if any(type(p) is not int for p in players):
-        raise DrawError("bad_players", "players must be a list of player ids", field="players")
+        raise Invalid("players must be a list of player ids", code="bad_players", field="players")
     if len(set(players)) != len(players):
-        raise DrawError("bad_players", "a player is listed twice", field="players")
+        raise Invalid("a player is listed twice", code="bad_players", field="players")
     known = set(Player.objects.filter(pk__in=players, anonymised=False).values_list("pk", flat=True))
     unknown = [p for p in players if p not in known]
     if unknown:
-        raise DrawError("unknown_players", f"no such players: {unknown}", field="players")
+        raise Invalid(f"no such players: {unknown}", code="unknown_players", field="players")
+    # tournaments/policy.py: only members of the event's club are seated.
+    members = set(Membership.objects.filter(club=club_id, player__in=players).values_list("player_id", flat=True))
+    strangers = [p for p in players if p not in members]
+    if strangers:
+        raise Invalid(f"not members of the event's club: {strangers}", code="not_a_member", field="players")
     return players
 
 
@@ -97,7 +95,7 @@ def _quality(tables: list[dict], history: seating.History) -> dict:
     return {key: ({str(k): v for k, v in value.items()} if isinstance(value, dict) else value) for key, value in report.items()}
 
 
-def draw_preview(round_: Round, *, by_user, players: list | None = None, add=(), remove=(), seed: int | None = None) -> dict:
+def draw_preview(round_: Round, *, by_user, via: str = "api", players: list | None = None, add=(), remove=(), seed: int | None = None) -> dict:
     """Draw the round (again) and keep it as its draft; returns the draft."""
     with transaction.atomic():
         round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
@@ -105,7 +103,7 @@ def draw_preview(round_: Round, *, by_user, players: list | None = None, add=(),
         if players is None:
             players = round_.draft["players"] if round_.draft else default_players(round_)
             players = [p for p in players if p not in set(remove)] + [p for p in add if p not in players]
-        players = _check_players(list(players))
+        players = _check_players(list(players), round_.event.club_id)
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         history = event_history(round_)
@@ -113,7 +111,7 @@ def draw_preview(round_: Round, *, by_user, players: list | None = None, add=(),
         game = round_.event.game
         byes, sizes = seating.plan_byes(game, players, history.byes, rng=rng)
         if not sizes:
-            raise DrawError("too_few_players", f"{len(players)} players cannot fill a table of this game", field="players")
+            raise Invalid(f"{len(players)} players cannot fill a table of this game", code="too_few_players", field="players")
         seated = [p for p in players if p not in set(byes)]
         clubs = dict(Membership.objects.filter(player__in=seated).order_by("club_id").values_list("player", "club"))
         draw = seating.draw_round(
@@ -122,19 +120,19 @@ def draw_preview(round_: Round, *, by_user, players: list | None = None, add=(),
         )
         round_.draft = _document(round_, seed, players, draw, history)
         round_.save(update_fields=["draft"])
-        AuditEntry.objects.create(actor=by_user, action="draw_previewed", event=round_.event, object_type="round",
-                                  object_id=round_.pk, data={"seed": seed, "players": len(players)})
+        audit.record(actor=by_user, via=via, action=audit.Action.DRAW_PREVIEWED, obj=round_, event=round_.event_id,
+                     after={"seed": seed, "players": players, "byes": round_.draft["byes"]})
         return round_.draft
 
 
-def draw_swap(round_: Round, *, by_user, a: int, b: int) -> dict:
+def draw_swap(round_: Round, *, by_user, a: int, b: int, via: str = "api") -> dict:
     """Exchange two players of the draft (either may have a bye)."""
     with transaction.atomic():
         round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
         _check_open(round_)
         draft = round_.draft
         if not draft:
-            raise DrawError("no_draw", "draw the round first", status=409)
+            raise Conflict("draw the round first", code="no_draw")
         places = {}
         for index, table in enumerate(draft["tables"]):
             for seat, player in enumerate(table["players"]):
@@ -143,9 +141,9 @@ def draw_swap(round_: Round, *, by_user, a: int, b: int) -> dict:
             places[player] = ("bye", index, None)
         for name, player in (("a", a), ("b", b)):
             if player not in places:
-                raise DrawError("not_in_draw", f"player {player} is not in this draw", field=name)
+                raise Invalid(f"player {player} is not in this draw", code="not_in_draw", field=name)
         if a == b:
-            raise DrawError("same_player", "swap two different players", field="b")
+            raise Invalid("swap two different players", code="same_player", field="b")
         for player, (kind, index, seat) in ((b, places[a]), (a, places[b])):
             if kind == "table":
                 draft["tables"][index]["players"][seat] = player
@@ -154,28 +152,29 @@ def draw_swap(round_: Round, *, by_user, a: int, b: int) -> dict:
         draft["quality"] = _quality(draft["tables"], event_history(round_))
         round_.draft = draft
         round_.save(update_fields=["draft"])
-        AuditEntry.objects.create(actor=by_user, action="draw_swapped", event=round_.event, object_type="round",
-                                  object_id=round_.pk, data={"a": a, "b": b})
+        audit.record(actor=by_user, via=via, action=audit.Action.DRAW_SWAPPED, obj=round_, event=round_.event_id,
+                     data={"a": a, "b": b})
         return draft
 
 
-def draw_publish(round_: Round, *, by_user) -> list[Table]:
+def draw_publish(round_: Round, *, by_user, via: str = "api") -> list[Table]:
     """Create the round's tables and seats from its draft."""
     with transaction.atomic():
         round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
         _check_open(round_)
         if not round_.draft:
-            raise DrawError("no_draw", "draw the round first", status=409)
+            raise Conflict("draw the round first", code="no_draw")
         players = {p.pk: p for p in Player.objects.filter(pk__in=round_.draft["players"])}
         if len(players) != len(round_.draft["players"]):
-            raise DrawError("unknown_players", "a player of the draw no longer exists; draw again", status=409)
+            raise Conflict("a player of the draw no longer exists; draw again", code="unknown_players")
         tables = []
         for number, entry in enumerate(round_.draft["tables"], start=1):
-            table = Table.objects.create(round=round_, number=number, first_dealer=entry["first_dealer"])
-            table_seat_players(table=table, players=[players[p] for p in entry["players"]])
-            tables.append(table)
+            tables.append(table_create(
+                round_=round_, number=number, first_dealer=entry["first_dealer"], by_user=by_user, via=via,
+                players=[players[p] for p in entry["players"]],
+            ))
         round_.byes = round_.draft["byes"]
         round_.save(update_fields=["byes"])
-        AuditEntry.objects.create(actor=by_user, action="draw_published", event=round_.event, object_type="round",
-                                  object_id=round_.pk, data={"tables": len(tables), "byes": round_.byes})
+        audit.record(actor=by_user, via=via, action=audit.Action.DRAW_PUBLISHED, obj=round_, event=round_.event_id,
+                     after={"tables": [t.pk for t in tables], "byes": round_.byes})
         return tables

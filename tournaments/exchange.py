@@ -15,7 +15,8 @@ from django.db import transaction
 
 from games.rules import RecordError, validate
 
-from .models import Club, Event, Membership, Player, Round, Seat, Session, Table
+from . import policy
+from .models import Club, Event, Hand, HandVersion, Membership, Player, Round, Seat, Session, Table
 
 FORMAT = "stich-event/1"
 EVENT_OPTIONS = [
@@ -24,12 +25,8 @@ EVENT_OPTIONS = [
 ]
 
 
-def export_lines(event: Event, *, public: bool) -> Iterator[dict]:
-    from games.models import HandVersion
-
-    rounds = event.rounds.order_by("number")
-    if public:
-        rounds = rounds.filter(results_held=False)
+def export_lines(event: Event, *, visibility: policy.Visibility) -> Iterator[dict]:
+    rounds = visibility.rounds().filter(event=event).order_by("number")
     tables = Table.objects.filter(round__in=rounds).order_by("round__number", "number")
     seats = Seat.objects.filter(table__in=tables).order_by("table", "position")
     player_ids = sorted(set(seats.values_list("player_id", flat=True)))
@@ -41,7 +38,7 @@ def export_lines(event: Event, *, public: bool) -> Iterator[dict]:
     for club in Club.objects.filter(pk__in=clubs).order_by("pk"):
         yield {"type": "club", "id": club.pk, "name": club.name, "city": club.city}
     for player in players.order_by("pk"):
-        name = player.public_name if public and (player.initials_only or player.anonymised) else player.name
+        name = visibility.name(player)
         yield {"type": "player", "id": player.pk, "name": name, "initials_only": player.initials_only,
                "anonymised": player.anonymised, "clubs": sorted(c.pk for c in player.clubs.all())}
     for round_ in rounds:
@@ -62,7 +59,10 @@ def export_lines(event: Event, *, public: bool) -> Iterator[dict]:
     )
     for version in versions:
         yield {"type": "hand", "session": version.hand.session_id, "number": version.hand.number,
-               "version": version.version, "voided": version.voided, "dealer": version.hand.dealer,
+               "version": version.version, "voided": version.voided,
+               # Each version's own dealer (a correction may change it); versions stored before
+               # dealers were kept per version have it only in their record.
+               "dealer": version.dealer if version.dealer is not None else (version.record or {}).get("dealer"),
                "reason": version.reason, "record": version.record}
 
 
@@ -70,8 +70,8 @@ def _plain(value):
     return value.isoformat() if hasattr(value, "isoformat") else value
 
 
-def export_text(event: Event, *, public: bool) -> str:
-    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in export_lines(event, public=public))
+def export_text(event: Event, *, visibility: policy.Visibility) -> str:
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in export_lines(event, visibility=visibility))
 
 
 @dataclass
@@ -93,8 +93,7 @@ class ImportRejected(Exception):
 
 def import_lines(lines: Iterable[str], *, progress=None) -> Event:
     """Import one exported event (new rows throughout). All or nothing."""
-    from games.models import Hand, HandVersion
-    from games.services import _settle_session
+    from .results import _settle_session
 
     ids: dict[str, dict] = {kind: {} for kind in ("club", "player", "round", "table", "session")}
     rejections: list[Rejection] = []
@@ -164,7 +163,7 @@ def import_lines(lines: Iterable[str], *, progress=None) -> Event:
                     hand.record, hand.result, hand.voided, hand.version = record, result, item.get("voided", False), item["version"]
                     hand.dealer = item["dealer"]
                     hand.save()
-                HandVersion.objects.create(hand=hand, version=item["version"], record=record, result=result,
+                HandVersion.objects.create(hand=hand, version=item["version"], dealer=item["dealer"], record=record, result=result,
                                            voided=item.get("voided", False), reason=item.get("reason", ""))
                 touched[session.pk] = session
         if event is None:

@@ -38,6 +38,9 @@ class Player(models.Model):
     initials_only = models.BooleanField(_("initials only"), default=False)
     # Set when the player asked to be deleted: results and ratings stay, the person does not.
     anonymised = models.BooleanField(default=False, editable=False)
+    # ``public_name`` as stored, so that lists can be filtered and ordered by the name people may
+    # see without touching the real one (tournaments/policy.py). Kept by ``save``.
+    shown_name = models.CharField(max_length=120, blank=True, editable=False, db_index=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
@@ -51,6 +54,13 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs):
+        self.shown_name = self.public_name
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None:
+            kwargs["update_fields"] = {*update_fields, "shown_name"}
+        super().save(*args, **kwargs)
 
     @property
     def public_name(self) -> str:
@@ -77,7 +87,8 @@ class Event(models.Model):
     name = models.CharField(_("name"), max_length=160)
     game = models.CharField(_("game"), max_length=10, choices=GAME_CHOICES)
     starts_on = models.DateField(_("starts on"), null=True, blank=True)
-    published = models.BooleanField(_("published"), default=True)
+    # New events start unpublished: the organisers prepare them before the public sees them.
+    published = models.BooleanField(_("published"), default=False)
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="organised_events", verbose_name=_("organisers")
     )
@@ -189,7 +200,9 @@ class Session(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="sessions")
     number = models.PositiveSmallIntegerField(default=1)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    first_dealer = models.PositiveSmallIntegerField(default=0)
+    # The seat that deals the first hand: the table's drawn first dealer when the draw set one
+    # (then hand 1 must be dealt by that seat), else the first hand's dealer once it is stored.
+    first_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -206,7 +219,7 @@ class Session(models.Model):
 class Transfer(models.Model):
     """A Maumau payment that settles a finished series; an organiser marks it paid."""
 
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="transfers")
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="transfers")
     payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     cents = models.PositiveIntegerField()
@@ -218,17 +231,105 @@ class Transfer(models.Model):
 
 
 class AuditEntry(models.Model):
-    """Who changed what, when and why (corrections, abandonments, payments, releases)."""
+    """Who changed what, when, why, and the state before and after (written by ``tournaments.audit``).
+
+    Audit rows outlive what they describe: ``event`` is kept as a plain reference (no cascade, no
+    database constraint), so deleting an empty event leaves its history in place.
+    """
 
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    # How the change came in: "api", "admin", "page", "command", "scorer" (a table's scorer link).
+    via = models.CharField(max_length=20, default="api")
     action = models.CharField(max_length=40)
-    event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.CASCADE, related_name="audit")
+    event = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.DO_NOTHING, db_constraint=False, related_name="audit"
+    )
     object_type = models.CharField(max_length=40)
     object_id = models.PositiveBigIntegerField()
     reason = models.TextField(blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
     data = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name_plural = "audit entries"
+        indexes = [models.Index(fields=["object_type", "object_id"])]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.object_type} {self.object_id}"
+
+
+class Hand(models.Model):
+    """A deal (Mü), a game (Maumau) or a round (Mit List und Tücke) of a session.
+
+    ``record`` and ``result`` are the current version's; a voided hand keeps its slot (its dealer
+    still moved) and has no result. Results are never deleted: a session with hands cannot be
+    deleted, and a hand changes only through a new version.
+    """
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveIntegerField()
+    dealer = models.PositiveSmallIntegerField()
+    record = models.JSONField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    voided = models.BooleanField(default=False)
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "games_hand"  # the table predates the move from the games app
+        ordering = ["session", "number"]
+        constraints = [models.UniqueConstraint(fields=["session", "number"], name="hand_number_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.session} – hand {self.number}"
+
+    @property
+    def scores(self) -> list[int] | None:
+        return None if self.voided or not self.result else self.result["scores"]
+
+
+class HandVersion(models.Model):
+    """Every version of a hand, the first submission included: corrections lose no history."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="versions")
+    version = models.PositiveIntegerField()
+    # The dealer of this version (a correction may change it); null only on versions stored
+    # before the dealer was kept per version.
+    dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    record = models.JSONField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    voided = models.BooleanField(default=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    via_scorer_token = models.BooleanField(default=False)
+    reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "games_handversion"
+        ordering = ["hand", "version"]
+        constraints = [models.UniqueConstraint(fields=["hand", "version"], name="hand_version_unique")]
+
+
+class IdempotentSubmission(models.Model):
+    """The receipt of a submission made with an ``Idempotency-Key``, answered again on retries.
+
+    A key belongs to one table (whoever sends it: a scorer device, a seated player or an
+    organiser); ``fingerprint`` is the hash of what was submitted, so the same key with another
+    record is refused instead of answered with the wrong hand.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    key = models.CharField(max_length=200)
+    fingerprint = models.CharField(max_length=64, blank=True)
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="+")
+    hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "games_idempotentsubmission"
+        constraints = [models.UniqueConstraint(fields=["table", "key"], name="idempotency_table_key_unique")]

@@ -1,7 +1,7 @@
 """Reads of results: session totals, event standings and Maumau money.
 
-``public=True`` leaves out what the public may not see yet: rounds whose results an organiser holds
-back. Abandoned sessions never count.
+Each read takes the reader's ``policy.Visibility``: what he may not see (rounds whose results an
+organiser holds back) is left out there, not here. Abandoned sessions never count.
 """
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch
 
-from .models import Event, Seat, Session, Transfer
+from . import policy
+from .models import Event, Player, Seat, Session, Transfer
 from .progress import SessionRules, totals
 from .standings import SessionLine, StandingRow, standings
 
@@ -23,20 +24,18 @@ class SessionResult:
     hands: int
 
 
-def _sessions(event: Event, *, public: bool):
-    sessions = Session.objects.filter(table__round__event=event).exclude(status=Session.Status.ABANDONED)
-    if public:
-        sessions = sessions.filter(table__round__results_held=False)
+def _sessions(event: Event, visibility: policy.Visibility):
+    sessions = visibility.sessions().filter(table__round__event=event).exclude(status=Session.Status.ABANDONED)
     return sessions.select_related("table__round").prefetch_related(
         Prefetch("table__seats", queryset=Seat.objects.order_by("position")), "hands"
     ).order_by("table__round__number", "table__number", "number")
 
 
-def session_results(event: Event, *, public: bool = True) -> list[SessionResult]:
-    from games.services import played
+def session_results(event: Event, *, visibility: policy.Visibility) -> list[SessionResult]:
+    from .results import played
 
     results = []
-    for session in _sessions(event, public=public):
+    for session in _sessions(event, visibility):
         seats = [seat.player_id for seat in session.table.seats.all()]
         hands = sorted(session.hands.all(), key=lambda hand: hand.number)
         rules = SessionRules.for_event(event, len(seats))
@@ -44,19 +43,19 @@ def session_results(event: Event, *, public: bool = True) -> list[SessionResult]
     return results
 
 
-def event_standings(event: Event, *, public: bool = True) -> list[StandingRow]:
-    lines = [SessionLine(result.players, result.totals) for result in session_results(event, public=public) if result.hands]
+def event_standings(event: Event, *, visibility: policy.Visibility) -> list[StandingRow]:
+    lines = [SessionLine(result.players, result.totals) for result in session_results(event, visibility=visibility) if result.hands]
     metrics = [name for name in event.standings_metrics.split(",") if name]
     return standings(lines, metrics)
 
 
-def event_money(event: Event, *, public: bool = True) -> dict:
+def event_money(event: Event, *, visibility: policy.Visibility) -> dict:
     """Maumau: cents per player (the sum of the settled series) and the transfers per series."""
-    from games.services import maumau_settlement, session_rules
+    from .results import maumau_settlement, session_rules
 
     cents: dict[int, int] = defaultdict(int)
     series = []
-    for result in session_results(event, public=public):
+    for result in session_results(event, visibility=visibility):
         session = result.session
         if session.status != Session.Status.FINISHED:
             continue
@@ -73,3 +72,27 @@ def event_money(event: Event, *, public: bool = True) -> dict:
             ],
         })
     return {"cents": dict(cents), "series": series}
+
+
+def standings_document(event: Event, *, visibility: policy.Visibility) -> dict:
+    """The event's standings as JSON: metrics as numbers (placement points rounded to 4 places)."""
+    rows = event_standings(event, visibility=visibility)
+    names = {p.pk: visibility.name(p) for p in Player.objects.filter(pk__in=[row.player for row in rows])}
+    cents = event_money(event, visibility=visibility)["cents"] if event.game == "maumau" else {}
+    metrics = [name for name in event.standings_metrics.split(",") if name]
+    return {
+        "event": event.pk,
+        "metrics": metrics,
+        "standings": [
+            {
+                "rank": row.rank, "player": row.player, "name": names.get(row.player, ""), "played": row.played,
+                **{name: _number(value) for name, value in row.metrics.items()},
+                **({"cents": cents.get(row.player, 0)} if event.game == "maumau" else {}),
+            }
+            for row in rows
+        ],
+    }
+
+
+def _number(value):
+    return value if isinstance(value, int) else round(float(value), 4)

@@ -1,29 +1,432 @@
-"""Writes of the tournament domain (HackSoft style: keyword-only, one transaction each)."""
+"""Writes of the tournament domain: clubs, players, events, rounds and tables.
+
+HackSoft style: keyword-only functions, each one transaction that writes its audit row
+(``tournaments.audit``), announces side effects on commit and raises domain errors
+(``tournaments.errors``). The API, the admin, the pages, the management commands and the demo
+loader all write through here; who may call what is ``tournaments.policy``'s to say.
+
+Results are never deleted: an event, round or table that has hands cannot be deleted (void the
+hands, hold the round back, or unpublish the event instead); an empty one can.
+"""
 from __future__ import annotations
 
+import secrets
+from typing import Iterable
+
 from django.db import transaction
+from django.db.models import Model
 
-from .models import Player, Seat, Table
+from games.catalog import GAMES
+
+from . import audit
+from .errors import Conflict, Invalid
+from .models import Club, Event, Hand, Membership, Player, Round, Seat, Table
+from .signals import announce_results_visibility_changed
+
+EVENT_FIELDS = (
+    "name", "game", "starts_on", "published", "mu_target_score", "mu_fixed_deals",
+    "maumau_games_per_series", "maumau_stake_cents", "standings_metrics",
+)
+
+
+def _snapshot(obj: Model, fields: Iterable[str]) -> dict:
+    values = {}
+    for name in fields:
+        value = getattr(obj, name)
+        values[name] = value.isoformat() if hasattr(value, "isoformat") else value
+    return values
+
+
+def _apply(obj: Model, changes: dict, allowed: Iterable[str]) -> dict:
+    """Set the ``changes`` on ``obj``; returns the changed fields' old values."""
+    unknown = set(changes) - set(allowed)
+    if unknown:
+        raise Invalid(f"cannot change {', '.join(sorted(unknown))} here", field=sorted(unknown)[0])
+    before = {}
+    for name, value in changes.items():
+        if getattr(obj, name) != value:
+            before[name] = getattr(obj, name)
+            setattr(obj, name, value)
+    return before
+
+
+def _plain(values: dict) -> dict:
+    return {k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in values.items()}
+
+
+# --- clubs --------------------------------------------------------------------------------------
+
+@transaction.atomic
+def club_create(*, by_user, name: str, city: str = "", organisers: Iterable = (), via: str = "api") -> Club:
+    if Club.objects.filter(name=name).exists():
+        raise Invalid(f"a club named {name!r} exists already", code="duplicate", field="name")
+    club = Club.objects.create(name=name, city=city)
+    club.organisers.set(organisers)
+    audit.record(actor=by_user, via=via, action=audit.Action.CLUB_CREATED, obj=club,
+                 after={"name": name, "city": city, "organisers": sorted(u.pk for u in club.organisers.all())})
+    return club
 
 
 @transaction.atomic
-def table_seat_players(*, table: Table, players: list[Player]) -> Table:
-    """Seat ``players`` at ``table`` in seat order, replacing whoever sat there."""
-    table.seats.all().delete()
-    Seat.objects.bulk_create(
-        Seat(table=table, round_id=table.round_id, player=player, position=position)
-        for position, player in enumerate(players)
-    )
-    return table
+def club_update(*, club: Club, by_user, via: str = "api", organisers: Iterable | None = None, **changes) -> Club:
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    if "name" in changes and Club.objects.filter(name=changes["name"]).exclude(pk=club.pk).exists():
+        raise Invalid(f"a club named {changes['name']!r} exists already", code="duplicate", field="name")
+    before = _apply(club, changes, ("name", "city"))
+    club.save()
+    after = {name: getattr(club, name) for name in before}
+    if organisers is not None:
+        old = sorted(club.organisers.values_list("pk", flat=True))
+        club.organisers.set(organisers)
+        new = sorted(club.organisers.values_list("pk", flat=True))
+        if old != new:
+            before["organisers"], after["organisers"] = old, new
+    if before:
+        audit.record(actor=by_user, via=via, action=audit.Action.CLUB_CHANGED, obj=club, before=before, after=after)
+    return club
 
 
 @transaction.atomic
-def player_anonymise(*, player: Player) -> Player:
+def club_delete(*, club: Club, by_user, via: str = "api") -> None:
+    if club.events.exists():
+        raise Conflict("this club has events; it cannot be deleted", code="has_events")
+    if club.players.exists():
+        raise Conflict("this club has players; remove their memberships first", code="has_players")
+    audit.record(actor=by_user, via=via, action=audit.Action.CLUB_DELETED, obj=club, before={"name": club.name})
+    club.delete()
+
+
+# --- players ------------------------------------------------------------------------------------
+
+@transaction.atomic
+def player_create(
+    *, by_user, name: str, clubs: Iterable[Club], initials_only: bool = False, user=None, via: str = "api",
+) -> Player:
+    clubs = list(clubs)
+    if not clubs:
+        raise Invalid("a player belongs to at least one club", field="clubs")
+    _check_account(user, None)
+    player = Player.objects.create(name=name, initials_only=initials_only, user=user)
+    for club in clubs:
+        Membership.objects.create(player=player, club=club)
+    audit.record(actor=by_user, via=via, action=audit.Action.PLAYER_CREATED, obj=player,
+                 after={"name": name, "initials_only": initials_only, "clubs": sorted(c.pk for c in clubs),
+                        "user": getattr(user, "pk", None)})
+    return player
+
+
+def _check_account(user, player: Player | None) -> None:
+    if user is None:
+        return
+    linked = Player.objects.filter(user=user).exclude(pk=getattr(player, "pk", None))
+    if linked.exists():
+        raise Invalid("this account is already linked to another player", field="user")
+
+
+@transaction.atomic
+def player_update(*, player: Player, by_user, via: str = "api", **changes) -> Player:
+    """Change a player's own data (name, initials only, linked account)."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.anonymised:
+        raise Conflict("this player was deleted; only the results remain", code="anonymised")
+    if "user" in changes:
+        _check_account(changes["user"], player)
+    before = _apply(player, changes, ("name", "initials_only", "user"))
+    if not before:
+        return player
+    player.save()
+    after = {name: getattr(player, name) for name in before}
+    for values in (before, after):
+        if "user" in values:
+            values["user"] = getattr(values["user"], "pk", None)
+    audit.record(actor=by_user, via=via, action=audit.Action.PLAYER_CHANGED, obj=player, before=before, after=after)
+    return player
+
+
+@transaction.atomic
+def player_join_club(*, player: Player, club: Club, by_user, via: str = "api") -> Membership:
+    membership, created = Membership.objects.get_or_create(player=player, club=club)
+    if created:
+        audit.record(actor=by_user, via=via, action=audit.Action.PLAYER_JOINED_CLUB, obj=player,
+                     after={"club": club.pk})
+    return membership
+
+
+@transaction.atomic
+def player_leave_club(*, player: Player, club: Club, by_user, via: str = "api") -> None:
+    if player.clubs.count() == 1 and player.clubs.filter(pk=club.pk).exists():
+        raise Conflict("a player belongs to at least one club; delete the player instead", code="last_club")
+    deleted, _ = Membership.objects.filter(player=player, club=club).delete()
+    if deleted:
+        audit.record(actor=by_user, via=via, action=audit.Action.PLAYER_LEFT_CLUB, obj=player,
+                     before={"club": club.pk})
+
+
+@transaction.atomic
+def player_anonymise(*, player: Player, by_user=None, via: str = "api") -> Player:
     """Deleting a player keeps every standing and rating: the person goes, the results stay."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.anonymised:
+        return player
+    before = {"name": player.name, "initials_only": player.initials_only,
+              "clubs": sorted(player.clubs.values_list("pk", flat=True)), "user": player.user_id}
     player.name = ""
     player.user = None
     player.anonymised = True
     player.initials_only = True
     player.save(update_fields=["name", "user", "anonymised", "initials_only"])
     player.clubs.clear()
+    # The audit row keeps who it was only as the action; the name itself is gone on purpose.
+    audit.record(actor=by_user, via=via, action=audit.Action.PLAYER_ANONYMISED, obj=player,
+                 before={key: value for key, value in before.items() if key != "name"},
+                 after={"anonymised": True})
     return player
+
+
+# --- events -------------------------------------------------------------------------------------
+
+def _has_results(**lookup) -> bool:
+    return Hand.objects.filter(**lookup).exists()
+
+
+@transaction.atomic
+def event_create(*, by_user, club: Club, organisers: Iterable = (), via: str = "api", **options) -> Event:
+    """Create an event; it starts unpublished unless ``published`` says otherwise, and its
+    creator organises it."""
+    unknown = set(options) - set(EVENT_FIELDS)
+    if unknown:
+        raise Invalid(f"unknown event option {sorted(unknown)[0]}", field=sorted(unknown)[0])
+    options.setdefault("published", False)
+    event = Event(club=club, **options)
+    _check_event(event)
+    event.save()
+    organisers = list(organisers)
+    if getattr(by_user, "is_authenticated", False) and by_user not in organisers:
+        organisers.append(by_user)
+    event.organisers.set(organisers)
+    audit.record(actor=by_user, via=via, action=audit.Action.EVENT_CREATED, obj=event, event=event,
+                 after={**_snapshot(event, EVENT_FIELDS), "club": club.pk,
+                        "organisers": sorted(u.pk for u in organisers)})
+    return event
+
+
+def _check_event(event: Event) -> None:
+    if event.game not in GAMES:
+        raise Invalid(f"unknown game {event.game!r}", field="game")
+    if not event.name:
+        raise Invalid("an event needs a name", field="name")
+    if event.mu_target_score < 1:
+        raise Invalid("the target score must be positive", field="mu_target_score")
+    if event.mu_fixed_deals is not None and event.mu_fixed_deals < 1:
+        raise Invalid("a fixed number of deals must be positive", field="mu_fixed_deals")
+    if event.maumau_games_per_series < 1:
+        raise Invalid("a series needs at least one game", field="maumau_games_per_series")
+    from .standings import METRICS
+
+    names = [name for name in event.standings_metrics.split(",") if name]
+    if not names or any(name not in METRICS for name in names):
+        raise Invalid(f"unknown standings metric; known: {', '.join(METRICS)}", field="standings_metrics")
+
+
+@transaction.atomic
+def event_update(
+    *, event: Event, by_user, via: str = "api", club: Club | None = None, organisers: Iterable | None = None,
+    **changes,
+) -> Event:
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if "game" in changes and changes["game"] != event.game and Table.objects.filter(round__event=event).exists():
+        raise Conflict("the game cannot change once tables are set", code="has_tables", field="game")
+    rules_changed = {"mu_target_score", "mu_fixed_deals", "maumau_games_per_series", "maumau_stake_cents"}
+    if rules_changed & {k for k, v in changes.items() if getattr(event, k) != v} and _has_results(
+        session__table__round__event=event
+    ):
+        raise Conflict("the session rules cannot change once hands are played", code="has_results",
+                       field=sorted(rules_changed & set(changes))[0])
+    before = _apply(event, changes, EVENT_FIELDS)
+    if club is not None and club.pk != event.club_id:
+        before["club"] = event.club_id
+        event.club = club
+    _check_event(event)
+    event.save()
+    after = {name: (event.club_id if name == "club" else getattr(event, name)) for name in before}
+    if organisers is not None:
+        old = sorted(event.organisers.values_list("pk", flat=True))
+        event.organisers.set(organisers)
+        new = sorted(event.organisers.values_list("pk", flat=True))
+        if old != new:
+            before["organisers"], after["organisers"] = old, new
+    if before:
+        audit.record(actor=by_user, via=via, action=audit.Action.EVENT_CHANGED, obj=event, event=event,
+                     before=_plain(before), after=_plain(after))
+    return event
+
+
+@transaction.atomic
+def event_delete(*, event: Event, by_user, via: str = "api") -> None:
+    if _has_results(session__table__round__event=event):
+        raise Conflict("this event has results, which are never deleted; unpublish it instead",
+                       code="has_results")
+    audit.record(actor=by_user, via=via, action=audit.Action.EVENT_DELETED, obj=event, event=event,
+                 before={**_snapshot(event, EVENT_FIELDS), "club": event.club_id})
+    event.delete()
+
+
+# --- rounds -------------------------------------------------------------------------------------
+
+@transaction.atomic
+def round_create(*, event: Event, by_user, number: int | None = None, via: str = "api") -> Round:
+    if number is None:
+        number = (event.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    if event.rounds.filter(number=number).exists():
+        raise Invalid(f"this event already has a round {number}", code="duplicate", field="number")
+    round_ = Round.objects.create(event=event, number=number)
+    audit.record(actor=by_user, via=via, action=audit.Action.ROUND_CREATED, obj=round_, event=event,
+                 after={"number": number})
+    return round_
+
+
+@transaction.atomic
+def round_set_results_held(*, round_: Round, held: bool, by_user, reason: str = "", via: str = "api") -> Round:
+    """Hold a round's results back from the public (and the ratings), or release them."""
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if round_.results_held == held:
+        return round_
+    round_.results_held = held
+    round_.save(update_fields=["results_held"])
+    audit.record(actor=by_user, via=via, action=audit.Action.ROUND_HELD if held else audit.Action.ROUND_RELEASED,
+                 obj=round_, event=round_.event_id, reason=reason,
+                 before={"results_held": not held}, after={"results_held": held})
+    announce_results_visibility_changed(round_.event_id)
+    return round_
+
+
+@transaction.atomic
+def round_delete(*, round_: Round, by_user, via: str = "api") -> None:
+    if _has_results(session__table__round=round_):
+        raise Conflict("this round has results, which are never deleted; hold it back or void its hands",
+                       code="has_results")
+    audit.record(actor=by_user, via=via, action=audit.Action.ROUND_DELETED, obj=round_, event=round_.event_id,
+                 before={"number": round_.number, "tables": round_.tables.count()})
+    round_.delete()
+
+
+# --- tables -------------------------------------------------------------------------------------
+
+def _check_seating(round_: Round, players: list[Player], table: Table | None) -> None:
+    event = round_.event
+    info = GAMES[event.game]
+    if not info.min_players <= len(players) <= info.max_players:
+        raise Invalid(
+            f"{info.name} is played by {info.min_players} to {info.max_players} players, not {len(players)}",
+            code="bad_player_count", field="players",
+        )
+    ids = [p.pk for p in players]
+    if len(set(ids)) != len(ids):
+        raise Invalid("a player is seated twice", field="players")
+    if any(p.anonymised for p in players):
+        raise Invalid("a deleted player cannot be seated", field="players")
+    members = set(Membership.objects.filter(club=event.club_id, player__in=ids).values_list("player_id", flat=True))
+    strangers = sorted(set(ids) - members)
+    if strangers:
+        raise Invalid(
+            f"only members of the event's club are seated; not members: {', '.join(map(str, strangers))}",
+            code="not_a_member", field="players",
+        )
+    elsewhere = set(
+        Seat.objects.filter(round=round_, player__in=ids).exclude(table=table).values_list("player_id", flat=True)
+    ) if table is not None else set(Seat.objects.filter(round=round_, player__in=ids).values_list("player_id", flat=True))
+    if elsewhere:
+        raise Invalid(
+            f"already seated at another table of this round: {', '.join(map(str, sorted(elsewhere)))}",
+            code="seated_elsewhere", field="players",
+        )
+
+
+def _seat(table: Table, players: list[Player]) -> None:
+    table.seats.all().delete()
+    Seat.objects.bulk_create(
+        Seat(table=table, round_id=table.round_id, player=player, position=position)
+        for position, player in enumerate(players)
+    )
+
+
+@transaction.atomic
+def table_create(
+    *, round_: Round, players: list[Player], by_user, number: int | None = None, first_dealer: int | None = None,
+    via: str = "api",
+) -> Table:
+    round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
+    if number is None:
+        number = (round_.tables.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    if round_.tables.filter(number=number).exists():
+        raise Invalid(f"this round already has a table {number}", code="duplicate", field="number")
+    players = list(players)
+    _check_seating(round_, players, None)
+    if first_dealer is not None and not 0 <= first_dealer < len(players):
+        raise Invalid("the first dealer is a seat of the table", field="first_dealer")
+    table = Table.objects.create(round=round_, number=number, first_dealer=first_dealer)
+    _seat(table, players)
+    audit.record(actor=by_user, via=via, action=audit.Action.TABLE_CREATED, obj=table, event=round_.event_id,
+                 after={"number": number, "players": [p.pk for p in players], "first_dealer": first_dealer})
+    return table
+
+
+@transaction.atomic
+def table_update(
+    *, table: Table, by_user, players: list[Player] | None = None, number: int | None = None,
+    first_dealer: int | None = None, via: str = "api",
+) -> Table:
+    """Renumber a table or seat it anew. Once a hand is stored its seats are final: results
+    belong to the players who played them."""
+    table = Table.objects.select_for_update().select_related("round__event").get(pk=table.pk)
+    before, after = {}, {}
+    if number is not None and number != table.number:
+        if table.round.tables.filter(number=number).exclude(pk=table.pk).exists():
+            raise Invalid(f"this round already has a table {number}", code="duplicate", field="number")
+        before["number"], after["number"] = table.number, number
+        table.number = number
+    started = Hand.objects.filter(session__table=table).exists()
+    old_players = list(table.seats.order_by("position").values_list("player_id", flat=True))
+    if players is not None and [p.pk for p in players] != old_players:
+        if started:
+            raise Conflict("this table has results; its players can no longer change", code="has_results",
+                           field="players")
+        _check_seating(table.round, list(players), table)
+        _seat(table, list(players))
+        before["players"], after["players"] = old_players, [p.pk for p in players]
+    if first_dealer is not None and first_dealer != table.first_dealer:
+        if started:
+            raise Conflict("this table has results; its first dealer is fixed", code="has_results",
+                           field="first_dealer")
+        if not 0 <= first_dealer < table.seats.count():
+            raise Invalid("the first dealer is a seat of the table", field="first_dealer")
+        before["first_dealer"], after["first_dealer"] = table.first_dealer, first_dealer
+        table.first_dealer = first_dealer
+        table.sessions.filter(hands__isnull=True).update(first_dealer=first_dealer)
+    if before:
+        table.save()
+        audit.record(actor=by_user, via=via, action=audit.Action.TABLE_CHANGED, obj=table,
+                     event=table.round.event_id, before=before, after=after)
+    return table
+
+
+@transaction.atomic
+def table_delete(*, table: Table, by_user, via: str = "api") -> None:
+    if _has_results(session__table=table):
+        raise Conflict("this table has results, which are never deleted; void its hands instead",
+                       code="has_results")
+    audit.record(actor=by_user, via=via, action=audit.Action.TABLE_DELETED, obj=table, event=table.round.event_id,
+                 before={"number": table.number,
+                         "players": list(table.seats.order_by("position").values_list("player_id", flat=True))})
+    table.delete()
+
+
+@transaction.atomic
+def table_rotate_scorer_token(*, table: Table, by_user, via: str = "api") -> Table:
+    """A new scorer link for the table: the old link stops working at once."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    table.scorer_token = secrets.token_urlsafe(24)
+    table.save(update_fields=["scorer_token"])
+    audit.record(actor=by_user, via=via, action=audit.Action.SCORER_LINK_ROTATED, obj=table,
+                 event=table.round.event_id)
+    return table

@@ -1,6 +1,7 @@
+from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-from . import api
+from . import api, results_api
 
 router = DefaultRouter()
 router.register("clubs", api.ClubViewSet, basename="club")
@@ -10,5 +11,9 @@ router.register("rounds", api.RoundViewSet, basename="round")
 router.register("tables", api.TableViewSet, basename="table")
 router.register("sessions", api.SessionViewSet, basename="session")
 router.register("transfers", api.TransferViewSet, basename="transfer")
+router.register("hands", results_api.HandViewSet, basename="hand")
 
-urlpatterns = router.urls
+urlpatterns = [
+    path("tables/<int:pk>/hands/", results_api.TableHandsView.as_view(), name="table-hands"),
+    *router.urls,
+]

@@ -31,15 +31,15 @@ def test_every_model_has_an_admin_page_with_its_rows(world):
             assert browser.get(f"{url}{first.pk}/change/").status_code == 200, url
     registered = {model._meta.label for model in admin.site._registry}
     assert {"tournaments.Club", "tournaments.Player", "tournaments.Event", "tournaments.Round", "tournaments.Table",
-            "tournaments.Session", "tournaments.Transfer", "games.Hand", "ratings.Rating"} <= registered
+            "tournaments.Session", "tournaments.Transfer", "tournaments.Hand", "ratings.Rating"} <= registered
 
 
 def test_hands_and_ratings_cannot_be_edited_in_the_admin(world):
-    from games.models import Hand
+    from tournaments.models import Hand
 
     browser = Client()
     browser.force_login(world.staff.__class__.objects.create_superuser("root", password="pw-root"))
-    assert browser.get("/admin/games/hand/add/").status_code == 403
+    assert browser.get("/admin/tournaments/hand/add/").status_code == 403
     assert browser.get("/admin/ratings/rating/add/").status_code == 403
     assert Hand.objects.count() == 0
 

@@ -9,10 +9,10 @@ from tests.conftest import client_for
 pytestmark = pytest.mark.django_db
 
 
-def assert_refused(response, field):
+def assert_refused(response, field, code="invalid"):
     assert response.status_code == 400, response.content
     body = response.json()
-    assert body["code"] == "invalid"
+    assert body["code"] == code
     assert field in body["fields"], body
     assert body["message"]
 
@@ -24,7 +24,7 @@ def test_table_of_seven_for_mu_is_refused(world):
     response = client_for(world.organiser).post(
         "/api/v1/tables/", {"round": round2["id"], "number": 1, "players": [p.pk for p in world.players[:7]]}, format="json"
     )
-    assert_refused(response, "players")
+    assert_refused(response, "players", "bad_player_count")
     assert "3 to 6" in response.json()["fields"]["players"][0]
     assert snapshot() == before
 
@@ -56,7 +56,7 @@ def test_player_seated_at_two_tables_of_a_round_is_refused(world):
     response = client_for(world.organiser).post(
         "/api/v1/tables/", {"round": round_.pk, "number": 4, "players": [p.pk for p in world.players[2:6]]}, format="json"
     )
-    assert_refused(response, "players")
+    assert_refused(response, "players", "seated_elsewhere")
     assert snapshot() == before
 
 
@@ -100,7 +100,7 @@ def test_duplicate_round_number_is_refused(world):
     event = world.events["mu"]
     before = snapshot()
     response = client_for(world.organiser).post("/api/v1/rounds/", {"event": event.pk, "number": 1}, format="json")
-    assert_refused(response, "number")
+    assert_refused(response, "number", "duplicate")
     assert snapshot() == before
 
 

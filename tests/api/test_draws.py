@@ -53,6 +53,7 @@ def test_late_arrivals_and_dropouts_redraw_before_publishing(world, second_round
     client = client_for(world.organiser)
     client.post(url(second_round), {"seed": 1}, format="json")
     late = Player.objects.create(name="Late Arrival")
+    late.clubs.add(world.club)  # only members of the event's club are seated (tournaments/policy.py)
     dropouts = [world.players[0].pk, world.players[1].pk]
     draft = client.post(url(second_round), {"seed": 2, "add": [late.pk], "remove": dropouts}, format="json").json()
     seated = {p for t in draft["tables"] for p in t["players"]} | set(draft["byes"])

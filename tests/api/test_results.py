@@ -151,7 +151,7 @@ def test_idempotency_key_answers_the_first_response_and_stores_one_hand(world):
     second = client.post(url, record, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
     assert first.status_code == second.status_code == 201
     assert first.json() == second.json()
-    from games.models import Hand
+    from tournaments.models import Hand
 
     assert Hand.objects.filter(session__table=table).count() == 1
 

@@ -42,7 +42,7 @@ def race(requests):
 
 
 def test_twenty_retries_with_one_idempotency_key_store_one_hand(world):
-    from games.models import Hand
+    from tournaments.models import Hand
 
     table = world.events["lut"].rounds.get().tables.first()
     record = next_record("lut", random.Random(1), 4, None)
@@ -58,7 +58,7 @@ def test_twenty_retries_with_one_idempotency_key_store_one_hand(world):
 
 
 def test_twenty_different_records_for_the_same_hand_store_exactly_one(world):
-    from games.models import Hand
+    from tournaments.models import Hand
 
     table = world.events["mu"].rounds.get().tables.first()
     client = client_for(world.organiser)

@@ -71,7 +71,7 @@ def assert_same(ours: dict, expected: dict, tolerance: float = 1e-9):
 
 
 def test_sessions_through_the_api_are_rated_by_the_worker_and_corrections_recompute(world, live_worker):
-    from games.models import Hand
+    from tournaments.models import Hand
 
     client = client_for(world.organiser)
     rng = random.Random(11)

@@ -22,8 +22,8 @@ def _hand_result(game: str, players: int, rng: random.Random) -> dict:
 
 def play_table(table, *, rng: random.Random, finished_at: datetime.datetime, hands: int | None = None):
     """A finished session of ``table`` with stored hands (a Maumau series settled in transfers)."""
-    from games.models import Hand
-    from games.services import maumau_settlement, session_rules
+    from tournaments.models import Hand
+    from tournaments.results import maumau_settlement, session_rules
     from tournaments.models import Session, Transfer
 
     event = table.round.event
@@ -69,8 +69,8 @@ def add_held_round(event, *, seed: int = 2):
     from django.utils import timezone
 
     from ratings.services import pool_sync
-    from tournaments.models import Round, Table
-    from tournaments.services import table_seat_players
+    from tournaments.models import Round
+    from tournaments.services import table_create
 
     first = event.rounds.order_by("number").first()
     number = (event.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
@@ -79,8 +79,7 @@ def add_held_round(event, *, seed: int = 2):
     for table in first.tables.order_by("number"):
         players = [seat.player for seat in table.seats.order_by("position")]
         rng.shuffle(players)
-        copy = Table.objects.create(round=held, number=table.number)
-        table_seat_players(table=copy, players=players)
+        copy = table_create(round_=held, number=table.number, players=players, by_user=None)
         play_table(copy, rng=rng, finished_at=timezone.now() + datetime.timedelta(minutes=table.number))
     pool_sync(event.game)
     return held

@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from tournaments.charts import ChartPoint, nice_step, rating_chart
+from stich.pages.charts import ChartPoint, nice_step, rating_chart
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -103,11 +103,12 @@ def test_event_standings_equal_the_api(client, demo):
 
 
 def test_session_totals_are_shown_per_table(client, demo):
+    from tournaments import policy
     from tournaments.selectors import session_results
 
     event = demo["lut"]
     html = page(client, f"/events/{event.pk}/")
-    for result in session_results(event, public=True):
+    for result in session_results(event, visibility=policy.public()):
         assert f'data-session="{result.session.pk}"' in html
         table = re.search(rf'data-table="{result.session.table_id}".*?</article>', html, re.S).group(0)
         cells = re.findall(r'<td class="num total">([^<]*)</td>', table)
@@ -134,11 +135,15 @@ def test_a_held_back_round_is_missing_from_every_public_page(client, demo):
         assert f"Round {round_.number}<" not in event_html
     assert not RatingHistory.objects.filter(session__in=held_sessions).exists()
     # The standings count only the released sessions: one "played" per seat of each.
+    from django.contrib.auth import get_user_model
+
+    from tournaments import policy
     from tournaments.selectors import session_results
 
+    organiser = get_user_model().objects.get(username="organiser")
     for event in demo.values():
-        seats = sum(len(result.players) for result in session_results(event, public=True) if result.hands)
-        everything = sum(len(result.players) for result in session_results(event, public=False) if result.hands)
+        seats = sum(len(result.players) for result in session_results(event, visibility=policy.public()) if result.hands)
+        everything = sum(len(result.players) for result in session_results(event, visibility=policy.Visibility(organiser)) if result.hands)
         rows = table_rows(page(client, f"/events/{event.pk}/"), "standings")
         assert sum(int(row["cells"][2]) for row in rows) == seats < everything
 
@@ -284,6 +289,7 @@ def test_rating_chart_has_one_point_per_rating_event(client, demo):
 
 def test_player_page_lists_clubs_events_and_sessions(client, demo):
     from tournaments.models import Player
+    from tournaments import policy
     from tournaments.selectors import session_results
 
     player = Player.objects.get(name="Anna Becker")
@@ -291,7 +297,7 @@ def test_player_page_lists_clubs_events_and_sessions(client, demo):
     assert "Stich Demo Club" in html
     for event in demo.values():
         assert f'href="/events/{event.pk}/"' in html
-        for result in session_results(event, public=True):
+        for result in session_results(event, visibility=policy.public()):
             if player.pk in result.players:
                 row = re.search(rf'<tr data-session="{result.session.pk}">.*?</tr>', html, re.S).group(0)
                 total = re.search(r'<td class="num total">([^<]*)</td>', row).group(1)
@@ -329,15 +335,14 @@ def test_maumau_money_and_transfers(client, demo):
 
 def test_more_results_extend_the_pages(client, demo):
     """A second round played later shows up as its own round with its sessions (not a fixed demo)."""
-    from tournaments.models import Round, Table
-    from tournaments.services import table_seat_players
+    from tournaments.models import Round
+    from tournaments.services import table_create
 
     event = demo["lut"]
     number = event.rounds.order_by("-number").first().number + 1
     round_ = Round.objects.create(event=event, number=number)
-    table = Table.objects.create(round=round_, number=1)
     seats = event.rounds.get(number=1).tables.get(number=2).seats.all()
-    table_seat_players(table=table, players=[seat.player for seat in seats])
+    table = table_create(round_=round_, number=1, players=[seat.player for seat in seats], by_user=None)
     session = next(s for s in add_results(event, seed=7) if s.table_id == table.pk)
     html = page(client, f"/events/{event.pk}/")
     assert f'data-round="{number}"' in html and f'data-session="{session.pk}"' in html

@@ -24,7 +24,7 @@ START = timezone.make_aware(datetime.datetime(2026, 11, 1, 18, 0))
 
 def finish_session(table, scores_per_hand, minutes, status="finished"):
     """A finished session at ``table`` whose hands scored ``scores_per_hand``."""
-    from games.models import Hand
+    from tournaments.models import Hand
     from tournaments.models import Session
 
     session = Session.objects.create(
@@ -66,8 +66,8 @@ def assert_close(ours, reference):
 @pytest.fixture
 def league(world):
     """Twelve finished LuT sessions over four rounds with ties; returns the event and its sessions."""
-    from tournaments.models import Round, Table
-    from tournaments.services import table_seat_players
+    from tournaments.models import Round
+    from tournaments.services import table_create
 
     event = world.events["lut"]
     rng = random.Random(7)
@@ -81,8 +81,7 @@ def league(world):
             if number == 1:
                 table = round_.tables.get(number=index + 1)
             else:
-                table = Table.objects.create(round=round_, number=index + 1)
-                table_seat_players(table=table, players=order[4 * index:4 * index + 4])
+                table = table_create(round_=round_, number=index + 1, players=order[4 * index:4 * index + 4], by_user=None)
             hands = [[rng.randint(0, 3) for _ in range(4)] for _ in range(4)]
             minutes += 7
             played.append(finish_session(table, hands, minutes))
@@ -121,7 +120,7 @@ def test_applying_twice_changes_nothing(league):
 
 
 def test_a_corrected_past_session_is_rerated_from_there_and_equals_a_recompute(league):
-    from games.models import Hand
+    from tournaments.models import Hand
 
     _, sessions = league
     pool_sync("lut")
@@ -143,14 +142,13 @@ def test_a_corrected_past_session_is_rerated_from_there_and_equals_a_recompute(l
 
 def test_a_late_session_is_put_in_its_finish_order(league):
     event, sessions = league
-    from tournaments.models import Round, Table
-    from tournaments.services import table_seat_players
+    from tournaments.models import Round
+    from tournaments.services import table_create
 
     first = sorted(sessions, key=lambda s: s.finished_at)
     pool_sync("lut")
     round_ = Round.objects.create(event=event, number=9)
-    table = Table.objects.create(round=round_, number=1)
-    table_seat_players(table=table, players=[s.player for s in first[0].table.seats.order_by("position")])
+    table = table_create(round_=round_, number=1, players=[s.player for s in first[0].table.seats.order_by("position")], by_user=None)
     # It finished between the first and second sessions, but arrives last.
     late = finish_session(table, [[0, 1, 2, 3]], 10)
     assert first[0].finished_at < late.finished_at < first[1].finished_at

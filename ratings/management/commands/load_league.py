@@ -20,7 +20,7 @@ from django.utils import timezone
 from tqdm import tqdm
 
 from games.catalog import GAMES
-from games.models import Hand
+from tournaments.models import Hand
 from ratings.bench import generate_league
 from tournaments.models import Club, Event, Membership, Player, Round, Seat, Session, Table
 
@@ -63,7 +63,7 @@ class Command(BaseCommand):
             [Player(name=f"League player {number:05d}") for number in range(player_count)], batch_size=BATCH
         )
         Membership.objects.bulk_create([Membership(player=p, club=club) for p in people], batch_size=BATCH)
-        event = Event.objects.create(club=club, name="Generated league", game=game, starts_on=datetime.date(2026, 1, 1))
+        event = Event.objects.create(club=club, name="Generated league", game=game, starts_on=datetime.date(2026, 1, 1), published=True)
         epoch = timezone.make_aware(datetime.datetime(2026, 1, 1))
         # Sessions go into rounds in order; a round takes sessions until a player would sit twice.
         bar = tqdm(total=len(league), desc="sessions", unit="session", disable=no_progress, file=self.stderr._out)

@@ -4,7 +4,8 @@ Each event has two rounds of three tables of four. Every session is played to it
 generated legal records, submitted through the same service the API uses (so the engine validates
 every hand, Maumau series are settled and ratings follow). The Mü event's second round is held
 back, to show how results stay hidden until an organiser releases them. Idempotent: running it
-again changes nothing.
+again changes nothing. Everything is written through the services, as an organiser would: the
+demo's organiser is a club organiser, not staff.
 """
 from __future__ import annotations
 
@@ -16,10 +17,10 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from games.services import current_session, hand_submit, session_summary
-from tournaments.models import Club, Event, Membership, Player, Round, Session, Table
+from tournaments import services
 from tournaments.draws import draw_preview, draw_publish
-from tournaments.services import table_seat_players
+from tournaments.models import Club, Event, Player, Session, Table
+from tournaments.results import current_session, hand_submit, session_summary
 
 DEMO_PLAYERS = [
     "Anna Becker", "Bernd Fischer", "Conny Hahn", "Dagmar Koch", "Emil Lang", "Frieda Maier",
@@ -41,42 +42,45 @@ class Command(BaseCommand):
     @transaction.atomic
     def handle(self, *args, **options):
         users = get_user_model()
-        organiser, created = users.objects.get_or_create(username="organiser", defaults={"is_staff": True})
+        organiser, created = users.objects.get_or_create(username="organiser")
         if created:
             organiser.set_password("organiser")
             organiser.save()
-        club, _ = Club.objects.get_or_create(name="Stich Demo Club", defaults={"city": "Berlin"})
-        club.organisers.add(organiser)
+        club = Club.objects.filter(name="Stich Demo Club").first()
+        if club is None:
+            club = services.club_create(by_user=None, via="command", name="Stich Demo Club", city="Berlin",
+                                        organisers=[organiser])
         players = []
         for index, name in enumerate(DEMO_PLAYERS):
-            player, _ = Player.objects.get_or_create(name=name, defaults={"initials_only": index == 11})
-            Membership.objects.get_or_create(player=player, club=club)
+            player = Player.objects.filter(name=name, clubs=club).first()
+            if player is None:
+                player = services.player_create(by_user=organiser, via="command", name=name, clubs=[club],
+                                                initials_only=index == 11)
             players.append(player)
         rng = random.Random(2026)
         for game, name, sizes in DEMO_EVENTS:
-            event, created = Event.objects.get_or_create(
-                club=club, name=name,
-                defaults={"game": game, "starts_on": datetime.date(2026, 11, 21), "mu_fixed_deals": 8 if game == "mu" else None},
-            )
-            event.organisers.add(organiser)
-            if not created:
+            if Event.objects.filter(club=club, name=name).exists():
                 continue
+            event = services.event_create(
+                by_user=organiser, via="command", club=club, name=name, game=game, published=True,
+                starts_on=datetime.date(2026, 11, 21), mu_fixed_deals=8 if game == "mu" else None,
+            )
             for number in range(1, ROUNDS + 1):
-                round_ = Round.objects.create(event=event, number=number)
+                round_ = services.round_create(event=event, number=number, by_user=organiser, via="command")
                 if number == 1:
                     start = 0
-                    for table_number, size in enumerate(sizes, start=1):
-                        table = Table.objects.create(round=round_, number=table_number)
-                        table_seat_players(table=table, players=players[start:start + size])
+                    for size in sizes:
+                        services.table_create(round_=round_, players=players[start:start + size], by_user=organiser,
+                                              via="command")
                         start += size
                 else:  # later rounds: the seating draw, as an organiser would make it
-                    draw_preview(round_, by_user=organiser, seed=number)
-                    draw_publish(round_, by_user=organiser)
+                    draw_preview(round_, by_user=organiser, seed=number, via="command")
+                    draw_publish(round_, by_user=organiser, via="command")
                 for table in round_.tables.order_by("number"):
                     play_session(table, game, rng, organiser)
                 if HELD_BACK.get(game) == number:
-                    round_.results_held = True
-                    round_.save(update_fields=["results_held"])
+                    services.round_set_results_held(round_=round_, held=True, by_user=organiser, via="command",
+                                                    reason="the demo shows a round held back")
         self.stdout.write(self.style.SUCCESS(
             f"Demo loaded: {club.name}, {len(players)} players, {len(DEMO_EVENTS)} events "
             "(log in as organiser / organiser)."
@@ -91,11 +95,10 @@ def play_session(table: Table, game: str, rng: random.Random, organiser) -> Sess
         session = current_session(table, create=False)
         if session is not None and session.status != Session.Status.OPEN:
             return session
-        following = session_summary(session)["next"] if session is not None else {"dealer": None, "direction": 1}
+        following = (session_summary(session)["next"] if session is not None
+                     else {"dealer": table.first_dealer, "direction": 1})
         dealer = following["dealer"] if following["dealer"] is not None else rng.randrange(players)
         options = {"direction": following["direction"] or 1} if game == "maumau" else {}
         record = simulate.random_record(rng, players, dealer=dealer, **options)
-        outcome = hand_submit(table=table, record=record, by_user=organiser)
-        if outcome.status != 201:
-            raise RuntimeError(f"the demo's record was refused: {outcome.body}")
+        hand_submit(table=table, record=record, by_user=organiser)
     raise RuntimeError(f"{table} did not finish its session")

@@ -1,7 +1,7 @@
 """The public pages: events with their standings, leaderboards per game and player pages.
 
 Server-rendered for a phone at the club. Everything here is public: results are always read with
-``public=True`` (rounds an organiser holds back are missing from every page, whoever looks), only
+``policy.public()`` (rounds an organiser holds back are missing from every page, whoever looks), only
 published events are shown, and players appear under ``Player.public_name``. The event standings
 are the API's own document (``standings_document``), so page and API cannot disagree.
 """
@@ -23,11 +23,12 @@ from games.catalog import GAMES
 from ratings.models import Rating
 from ratings.selectors import displayed, leaderboard, player_history
 
-from .api import standings_document
+from tournaments import policy
+from tournaments.models import Club, Event, Player, Round, Seat, Session, Table
+from tournaments.selectors import event_money, session_results, standings_document
+from tournaments.standings import METRICS
+
 from .charts import ChartPoint, rating_chart
-from .models import Club, Event, Player, Round, Seat, Session, Table
-from .selectors import event_money, session_results
-from .standings import METRICS
 
 # Column headings of the standings metrics (tournaments/standings.py names them).
 METRIC_LABELS = {
@@ -68,7 +69,7 @@ def games() -> list[dict]:
 
 
 def public_events():
-    return Event.objects.filter(published=True).select_related("club")
+    return policy.public().events().select_related("club")
 
 
 def home(request):
@@ -78,20 +79,20 @@ def home(request):
 
 def event_detail(request, pk: int):
     event = get_object_or_404(public_events(), pk=pk)
-    document = standings_document(event, public=True)
+    document = standings_document(event, visibility=policy.public())
     metrics = document["metrics"]
     maumau = event.game == "maumau"
 
     rounds = list(
-        Round.objects.filter(event=event, results_held=False).order_by("number").prefetch_related(
+        policy.public().rounds().filter(event=event).order_by("number").prefetch_related(
             Prefetch("tables", queryset=Table.objects.order_by("number").prefetch_related(
                 Prefetch("seats", queryset=Seat.objects.order_by("position").select_related("player")),
                 Prefetch("sessions", queryset=Session.objects.order_by("number")),
             ))
         )
     )
-    results = {result.session.pk: result for result in session_results(event, public=True)}
-    money_document = event_money(event, public=True) if maumau else {"cents": {}, "series": []}
+    results = {result.session.pk: result for result in session_results(event, visibility=policy.public())}
+    money_document = event_money(event, visibility=policy.public()) if maumau else {"cents": {}, "series": []}
 
     player_ids = {row["player"] for row in document["standings"]}
     for series in money_document["series"]:
@@ -203,12 +204,12 @@ def player_detail(request, pk: int):
 
     # Sessions of released rounds of published events, grouped by event (newest event first).
     events = list(
-        public_events().filter(rounds__results_held=False, rounds__tables__seats__player=player)
+        public_events().filter(rounds__in=policy.public().rounds(), rounds__tables__seats__player=player)
         .distinct().order_by("-starts_on", "name", "id")
     )
     seated: dict[int, list] = defaultdict(list)
     for event in events:
-        for result in session_results(event, public=True):
+        for result in session_results(event, visibility=policy.public()):
             if player.pk not in result.players:
                 continue
             seat = result.players.index(player.pk)

@@ -1,0 +1,59 @@
+"""The audit trail: one helper writes every row, with the action from one enumeration.
+
+Every service that changes something calls ``audit.record`` inside its transaction, so the row
+exists exactly when the change does (Zulip's ``RealmAuditLog`` pattern). A row says who (the user,
+and ``via``: api, admin, page, command or the table's scorer link), what (action and object),
+when, why (``reason``) and the state before and after.
+"""
+from __future__ import annotations
+
+from django.db import models
+
+from .models import AuditEntry, Event
+
+
+class Action(models.TextChoices):
+    CLUB_CREATED = "club_created"
+    CLUB_CHANGED = "club_changed"
+    CLUB_DELETED = "club_deleted"
+    PLAYER_CREATED = "player_created"
+    PLAYER_CHANGED = "player_changed"
+    PLAYER_JOINED_CLUB = "player_joined_club"
+    PLAYER_LEFT_CLUB = "player_left_club"
+    PLAYER_ANONYMISED = "player_anonymised"
+    EVENT_CREATED = "event_created"
+    EVENT_CHANGED = "event_changed"
+    EVENT_DELETED = "event_deleted"
+    ROUND_CREATED = "round_created"
+    ROUND_DELETED = "round_deleted"
+    ROUND_HELD = "round_held"
+    ROUND_RELEASED = "round_released"
+    TABLE_CREATED = "table_created"
+    TABLE_CHANGED = "table_changed"
+    TABLE_DELETED = "table_deleted"
+    SCORER_LINK_ROTATED = "scorer_link_rotated"
+    DRAW_PREVIEWED = "draw_previewed"
+    DRAW_SWAPPED = "draw_swapped"
+    DRAW_PUBLISHED = "draw_published"
+    HAND_CORRECTED = "hand_corrected"
+    HAND_VOIDED = "hand_voided"
+    SESSION_ABANDONED = "session_abandoned"
+    TRANSFER_PAID = "transfer_paid"
+
+
+VIA = ("api", "admin", "page", "command", "scorer")
+
+
+def record(
+    *, actor, action: Action, obj: models.Model, event: Event | int | None = None, reason: str = "",
+    before=None, after=None, data: dict | None = None, via: str = "api",
+) -> AuditEntry:
+    """Write one audit row for ``action`` on ``obj`` (call inside the service's transaction)."""
+    if via not in VIA:
+        raise ValueError(f"unknown audit channel {via!r}")
+    event_id = event.pk if isinstance(event, Event) else event
+    return AuditEntry.objects.create(
+        actor=actor if getattr(actor, "is_authenticated", False) else None, via=via, action=Action(action).value,
+        event_id=event_id, object_type=obj._meta.model_name, object_id=obj.pk, reason=reason,
+        before=before, after=after, data=data or {},
+    )

@@ -1,0 +1,353 @@
+"""Writes of results: submit, correct and void hands, abandon sessions, mark Maumau payments paid;
+and the session bookkeeping that follows (what ends a session, who deals next, the money).
+
+Every write runs in one transaction that first locks the table row, so submissions to one session
+are serialised: hand numbers have no gaps and dealers stay consistent. Refusals are domain errors
+(``tournaments.errors``): nothing is stored then. Side effects (ratings, live pages) are announced
+on commit (``tournaments.signals``).
+
+Void or correct (what each is for):
+- **void** a hand that was played but must not count (a misdeal found afterwards, a deal the
+  table abandoned): its slot stays, its dealer still moved (rules/mu.md §7, rules/list-und-
+  tuecke.md), it scores nothing, and the table goes on with the next hand.
+- **correct** a hand whose record was entered wrongly: the new record replaces it in its slot and
+  is checked against the hands before it. Correcting a voided hand brings it back with the new
+  record. Every version is kept.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.rules import RecordError, validate, validate_series
+
+from . import audit
+from .errors import Conflict, RecordRejected
+from .models import Hand, HandVersion, IdempotentSubmission, Session, Table, Transfer
+from .progress import Expected, PlayedHand, SessionRules, expected_next, is_finished, totals
+from .signals import announce_session_result_changed, announce_table_results_changed
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A stored submission: its receipt (the hand, its result and the session after it) and
+    whether it was stored now or answered again for a repeated ``Idempotency-Key``."""
+
+    receipt: dict
+    created: bool
+
+
+def played(hand: Hand) -> PlayedHand:
+    record = hand.record or {}
+    return PlayedHand(
+        dealer=hand.dealer, voided=hand.voided, result=hand.result,
+        full=record.get("summary") is None, direction=record.get("direction", 1),
+    )
+
+
+def session_rules(session: Session) -> SessionRules:
+    table = session.table
+    return SessionRules.for_event(table.round.event, table.seats.count())
+
+
+def _expected(session: Session, rules: SessionRules, hands: list[Hand]) -> Expected:
+    expected = expected_next(rules, [played(hand) for hand in hands])
+    if not hands and session.first_dealer is not None:
+        # The draw chose who deals first (Table.first_dealer): hand 1 must be dealt by that seat.
+        return Expected(expected.number, session.first_dealer, expected.direction)
+    return expected
+
+
+def _check_continues(record: dict, rules: SessionRules, expected: Expected) -> None:
+    """The record belongs at this slot of this table (records.md pointers for the members)."""
+    if record["game"] != rules.game:
+        raise RecordError("wrong_game", f"this table plays {rules.game}, not {record['game']}", "/game")
+    if record["players"] != rules.players:
+        raise RecordError(
+            "wrong_player_count", f"this table seats {rules.players} players, the record {record['players']}", "/players"
+        )
+    if expected.dealer is not None and record["dealer"] != expected.dealer:
+        raise RecordError(
+            "wrong_dealer", f"hand {expected.number} is dealt by seat {expected.dealer}, not seat {record['dealer']}", "/dealer"
+        )
+    if rules.game == "maumau" and expected.direction is not None and record.get("summary") is None:
+        direction = record.get("direction", 1)
+        if direction != expected.direction:
+            raise RecordError(
+                "wrong_direction",
+                f"game {expected.number} starts in direction {expected.direction}, not {direction}",
+                "/direction",
+            )
+
+
+def _judge(record, rules: SessionRules, expected: Expected) -> dict:
+    try:
+        result = validate(record)
+        _check_continues(record, rules, expected)
+    except RecordError as error:
+        raise RecordRejected.from_record_error(error) from None
+    return result
+
+
+def _lock_table(table_id: int) -> Table:
+    # Only the table row is locked (``of``): the event's other tables submit in parallel.
+    return Table.objects.select_for_update(of=("self",)).select_related("round__event").get(pk=table_id)
+
+
+def current_session(table: Table, *, create: bool) -> Session | None:
+    session = table.sessions.order_by("-number").first()
+    if session is None and create:
+        session = Session.objects.create(table=table, number=1, first_dealer=table.first_dealer)
+    return session
+
+
+def fingerprint(record, expected_number: int | None) -> str:
+    """What a retry must repeat for its ``Idempotency-Key`` to stand for the same submission."""
+    text = json.dumps([record, expected_number], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _replay(table: Table, key: str, print_: str) -> Submission | None:
+    earlier = IdempotentSubmission.objects.filter(table=table, key=key).first()
+    if earlier is None:
+        return None
+    if earlier.fingerprint and earlier.fingerprint != print_:
+        raise Conflict(
+            "this Idempotency-Key was used for another submission at this table; use a new key for a new hand",
+            code="idempotency_key_reused",
+        )
+    return Submission(earlier.body, created=False)
+
+
+def hand_submit(
+    *, table: Table, record, by_user=None, via_scorer_token: bool = False,
+    expected_number: int | None = None, idempotency_key: str | None = None,
+) -> Submission:
+    """Validate ``record`` and store it as the next hand of the table's current session.
+
+    Raises ``RecordRejected`` (the engine's error, nothing stored), ``Conflict`` when the session
+    is over, ``expected_number`` is not the next slot, or the key was used for another record. A
+    repeated ``idempotency_key`` with the same record answers the first receipt again.
+    """
+    print_ = fingerprint(record, expected_number) if idempotency_key else ""
+    try:
+        with transaction.atomic():
+            table = _lock_table(table.pk)
+            if idempotency_key:
+                replay = _replay(table, idempotency_key, print_)
+                if replay is not None:
+                    return replay
+            session = current_session(table, create=True)
+            hand = _store_next(session, record, by_user, via_scorer_token, expected_number)
+            receipt = hand_receipt(hand, session)
+            if idempotency_key:
+                stored = IdempotentSubmission.objects.create(
+                    table=table, key=idempotency_key, fingerprint=print_, session=session, hand=hand, body=receipt,
+                )
+                # Answer with the stored body, as retries will be: the database may order a JSON
+                # object's keys its own way (PostgreSQL's jsonb), and every answer must be identical.
+                stored.refresh_from_db(fields=["body"])
+                receipt = stored.body
+            return Submission(receipt, created=True)
+    except IntegrityError:
+        # Only where the database could not serialise us (SQLite): someone else stored first.
+        if idempotency_key:
+            replay = _replay(table, idempotency_key, print_)
+            if replay is not None:
+                return replay
+        raise Conflict("another submission took this hand first", code="hand_taken") from None
+
+
+def _store_next(session: Session, record, by_user, via_scorer_token: bool, expected_number: int | None) -> Hand:
+    if session.status != Session.Status.OPEN:
+        raise Conflict(f"the session is {session.status}; no more hands", code="session_closed")
+    hands = list(session.hands.order_by("number"))
+    rules = session_rules(session)
+    expected = _expected(session, rules, hands)
+    if expected_number is not None and expected_number != expected.number:
+        raise Conflict(
+            f"hand {expected_number} is not the next hand; the next is hand {expected.number}", code="hand_taken"
+        )
+    result = _judge(record, rules, expected)
+    hand = Hand.objects.create(
+        session=session, number=expected.number, dealer=record["dealer"], record=record, result=result
+    )
+    HandVersion.objects.create(
+        hand=hand, version=1, dealer=hand.dealer, record=record, result=result,
+        created_by=by_user if getattr(by_user, "is_authenticated", False) else None,
+        via_scorer_token=via_scorer_token,
+    )
+    if session.first_dealer is None:
+        session.first_dealer = hand.dealer
+        session.save(update_fields=["first_dealer"])
+    hands.append(hand)
+    _settle_session(session, hands)
+    return hand
+
+
+def _settle_session(session: Session, hands: list[Hand]) -> None:
+    """Finish or reopen the session by its end condition; settle a finished Maumau series."""
+    table = session.table
+    announce_table_results_changed(event_id=table.round.event_id, table_id=table.pk, session_id=session.pk)
+    if session.status == Session.Status.ABANDONED:
+        return
+    rules = session_rules(session)
+    finished = is_finished(rules, [played(hand) for hand in hands])
+    was = session.status
+    if finished and was != Session.Status.FINISHED:
+        session.status, session.finished_at = Session.Status.FINISHED, timezone.now()
+    elif not finished and was == Session.Status.FINISHED:
+        session.status, session.finished_at = Session.Status.OPEN, None
+    if session.status != was:
+        session.save(update_fields=["status", "finished_at"])
+    if rules.game == "maumau":
+        _settle_money(session, hands if finished else [], rules)
+    if session.status == Session.Status.FINISHED or was == Session.Status.FINISHED:
+        announce_session_result_changed(session.pk)
+
+
+def maumau_settlement(rules: SessionRules, hands: list[Hand]) -> dict:
+    """The series' totals, nets and transfers, by the engine's settlement (rules/maumau.md).
+
+    Each game enters as its minus points, so voided games count for nothing and corrected games
+    count as corrected.
+    """
+    games = [
+        {"game": "maumau", "players": rules.players, "dealer": hand.dealer, "summary": {"minus": hand.result["minus"]}}
+        for hand in hands if not hand.voided and hand.result
+    ]
+    if not games:
+        zero = [0] * rules.players
+        return {"totals": zero, "nets": zero, "transfers": []}
+    return validate_series({"records": games, "stake_cents": rules.maumau_stake_cents})
+
+
+def _settle_money(session: Session, hands: list[Hand], rules: SessionRules) -> None:
+    seats = list(session.table.seats.order_by("position").values_list("player_id", flat=True))
+    wanted = []
+    if hands:
+        for transfer in maumau_settlement(rules, hands)["transfers"]:
+            wanted.append((seats[transfer["from"]], seats[transfer["to"]], transfer["cents"]))
+    existing = {(t.payer_id, t.payee_id, t.cents): t for t in session.transfers.all()}
+    for key, transfer in existing.items():
+        if key not in wanted:
+            # A correction changed the settlement: the old payment is no longer owed.
+            transfer.delete()
+    for payer, payee, cents in wanted:
+        if (payer, payee, cents) not in existing and cents > 0:
+            Transfer.objects.create(session=session, payer_id=payer, payee_id=payee, cents=cents)
+
+
+def session_summary(session: Session) -> dict:
+    """Status, hand count, totals per seat and the next expected hand of a session."""
+    rules = session_rules(session)
+    hands = list(session.hands.order_by("number"))
+    expected = _expected(session, rules, hands)
+    return {
+        "id": session.pk, "status": session.status, "hands": len(hands),
+        "totals": totals(rules, [played(h) for h in hands]), "first_dealer": session.first_dealer,
+        "next": None if session.status != Session.Status.OPEN else {
+            "hand": expected.number, "dealer": expected.dealer, "direction": expected.direction,
+        },
+    }
+
+
+def hand_view(hand: Hand) -> dict:
+    return {
+        "id": hand.pk, "session": hand.session_id, "number": hand.number, "dealer": hand.dealer,
+        "version": hand.version, "voided": hand.voided, "record": hand.record, "result": hand.result,
+    }
+
+
+def hand_receipt(hand: Hand, session: Session) -> dict:
+    """What a table is told about a stored hand: the hand, its result and the session after it."""
+    return {"hand": hand_view(hand), "result": hand.result, "session": session_summary(session)}
+
+
+def _hand_event(hand: Hand):
+    return hand.session.table.round.event_id
+
+
+def hand_correct(*, hand: Hand, record, by_user, reason: str, via: str = "api") -> dict:
+    """Replace a hand's record. It is validated like a submission against the hand before it;
+    later hands stand as played. The old version is kept and one audit entry written."""
+    with transaction.atomic():
+        _lock_table(hand.session.table_id)
+        hand = Hand.objects.select_for_update().get(pk=hand.pk)
+        session = hand.session
+        earlier = list(session.hands.filter(number__lt=hand.number).order_by("number"))
+        rules = session_rules(session)
+        result = _judge(record, rules, _expected(session, rules, earlier))
+        before = {"version": hand.version, "dealer": hand.dealer, "scores": hand.scores, "voided": hand.voided}
+        _new_version(hand, record=record, result=result, voided=False, by_user=by_user, reason=reason)
+        audit.record(actor=by_user, via=via, action=audit.Action.HAND_CORRECTED, obj=hand, event=_hand_event(hand),
+                     reason=reason, before=before,
+                     after={"version": hand.version, "dealer": hand.dealer, "scores": result["scores"], "voided": False})
+        _settle_session(session, list(session.hands.order_by("number")))
+        return hand_receipt(hand, session)
+
+
+def hand_void(*, hand: Hand, by_user, reason: str, via: str = "api") -> dict:
+    """Void a hand: it keeps its slot (its dealer still moved) and scores nothing."""
+    with transaction.atomic():
+        _lock_table(hand.session.table_id)
+        hand = Hand.objects.select_for_update().get(pk=hand.pk)
+        if hand.voided:
+            raise Conflict("this hand is already void", code="already_void")
+        before = {"version": hand.version, "dealer": hand.dealer, "scores": hand.scores, "voided": False}
+        _new_version(hand, record=hand.record, result=None, voided=True, by_user=by_user, reason=reason)
+        audit.record(actor=by_user, via=via, action=audit.Action.HAND_VOIDED, obj=hand, event=_hand_event(hand),
+                     reason=reason, before=before,
+                     after={"version": hand.version, "dealer": hand.dealer, "scores": None, "voided": True})
+        session = hand.session
+        _settle_session(session, list(session.hands.order_by("number")))
+        return hand_receipt(hand, session)
+
+
+def _new_version(hand: Hand, *, record, result, voided: bool, by_user, reason: str) -> None:
+    hand.version += 1
+    hand.record, hand.result, hand.voided = record, result, voided
+    if record is not None and not voided:
+        hand.dealer = record["dealer"]
+    hand.save()
+    HandVersion.objects.create(
+        hand=hand, version=hand.version, dealer=hand.dealer, record=record, result=result, voided=voided,
+        created_by=by_user if getattr(by_user, "is_authenticated", False) else None, reason=reason,
+    )
+
+
+def session_abandon(*, session: Session, by_user, reason: str, via: str = "api") -> Session:
+    """An organiser abandons a session: it is shown as such and not rated."""
+    with transaction.atomic():
+        _lock_table(session.table_id)
+        session = Session.objects.select_related("table__round").get(pk=session.pk)
+        if session.status == Session.Status.ABANDONED:
+            raise Conflict("this session is already abandoned", code="already_abandoned")
+        was = session.status
+        session.status = Session.Status.ABANDONED
+        session.save(update_fields=["status"])
+        audit.record(actor=by_user, via=via, action=audit.Action.SESSION_ABANDONED, obj=session,
+                     event=session.table.round.event_id, reason=reason, before={"status": was},
+                     after={"status": session.status})
+        announce_session_result_changed(session.pk)
+        announce_table_results_changed(event_id=session.table.round.event_id, table_id=session.table_id,
+                                       session_id=session.pk)
+        return session
+
+
+def transfer_mark_paid(*, transfer: Transfer, by_user, via: str = "api") -> Transfer:
+    """An organiser ticks a Maumau payment as paid (once)."""
+    with transaction.atomic():
+        transfer = Transfer.objects.select_for_update().select_related("session__table__round").get(pk=transfer.pk)
+        if transfer.paid:
+            raise Conflict("this payment is already marked paid", code="already_paid")
+        transfer.paid, transfer.paid_at = True, timezone.now()
+        transfer.save(update_fields=["paid", "paid_at"])
+        audit.record(actor=by_user, via=via, action=audit.Action.TRANSFER_PAID, obj=transfer,
+                     event=transfer.session.table.round.event_id, before={"paid": False},
+                     after={"paid": True, "cents": transfer.cents})
+        return transfer

@@ -1,0 +1,202 @@
+"""Hand records over the API: submit to a table, corrections and voids, the table's sheet.
+
+Submitting is allowed to the players seated at the table, to the table's scorer link (header
+``X-Scorer-Token``: the link or QR code an organiser hands to the table's device) and to the
+event's organisers. Everything inside a record, types included, is the engine's to judge: 422 with
+``{code, message, path}``.
+"""
+from __future__ import annotations
+
+import hmac
+import re
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotAuthenticated, PermissionDenied
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import policy, results
+from .api import ERROR_RESPONSES, PolicyViewSet
+from .errors import Invalid
+from .models import Hand, HandVersion, Table
+
+RECORD_ERROR = OpenApiResponse(description="The rule engine refused the record: `{code, message, path}` with `path` a "
+                                           "JSON Pointer into the record. Nothing was stored.")
+
+
+class RawJSONParser(JSONParser):
+    """Any JSON document, not only objects: the engine judges a record that is not an object."""
+
+
+class HandViewSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    session = serializers.IntegerField()
+    number = serializers.IntegerField(help_text="The hand's slot in its session, from 1.")
+    dealer = serializers.IntegerField(help_text="The seat that dealt.")
+    version = serializers.IntegerField(help_text="1 for the first submission; each correction or void adds one.")
+    voided = serializers.BooleanField()
+    record = serializers.JSONField(help_text="The hand record (records.md).")
+    result = serializers.JSONField(allow_null=True, help_text="The engine's answer; null when voided.")
+
+
+class NextHandSerializer(serializers.Serializer):
+    hand = serializers.IntegerField()
+    dealer = serializers.IntegerField(allow_null=True, help_text="null: the table chooses (hand 1 without a drawn dealer).")
+    direction = serializers.IntegerField(allow_null=True)
+
+
+class SessionSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["open", "finished", "abandoned"])
+    hands = serializers.IntegerField()
+    totals = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat.")
+    first_dealer = serializers.IntegerField(allow_null=True)
+    next = NextHandSerializer(allow_null=True, help_text="null once the session is over.")
+
+
+class ReceiptSerializer(serializers.Serializer):
+    hand = HandViewSerializer()
+    result = serializers.JSONField(allow_null=True)
+    session = SessionSummarySerializer()
+
+
+class SheetSerializer(serializers.Serializer):
+    session = SessionSummarySerializer(allow_null=True)
+    hands = HandViewSerializer(many=True)
+
+
+def submission_rights(request, table: Table) -> bool:
+    """Whether the request may submit to ``table``; True when it comes with the scorer token."""
+    token = request.headers.get("X-Scorer-Token")
+    if token:
+        if hmac.compare_digest(token.encode(), table.scorer_token.encode()):
+            return True
+        raise PermissionDenied("This scorer token is not valid for this table.")
+    user = request.user
+    if not (user and user.is_authenticated):
+        raise NotAuthenticated()
+    if policy.may(user, "submit_hand", table):
+        return False
+    raise PermissionDenied("Only the players of this table, its scorer and the event's organisers submit here.")
+
+
+def expected_hand(request) -> int | None:
+    value = request.query_params.get("hand")
+    if value is None or value == "":
+        return None
+    # ASCII digits only: str.isdigit() also accepts "²".
+    if not re.fullmatch(r"[0-9]{1,6}", value) or int(value) < 1:
+        raise Invalid("hand must be a positive integer", field="hand")
+    return int(value)
+
+
+class TableHandsView(APIView):
+    """``/api/v1/tables/{id}/hands/``: the current session's hands (GET), the next hand (POST)."""
+
+    permission_classes = [AllowAny]  # submission_rights decides, before the record is read
+    parser_classes = [RawJSONParser]
+
+    @extend_schema(
+        operation_id="tables_hands_create",
+        request=OpenApiTypes.OBJECT,
+        responses={201: ReceiptSerializer, 400: ERROR_RESPONSES[400], 401: ERROR_RESPONSES[401],
+                   403: ERROR_RESPONSES[403], 404: ERROR_RESPONSES[404],
+                   409: OpenApiResponse(description="`session_closed`, `hand_taken` (another submission took the "
+                                                    "slot) or `idempotency_key_reused`."),
+                   422: RECORD_ERROR},
+        parameters=[
+            OpenApiParameter("hand", int, description="The hand number the table means to submit; 409 when taken."),
+            OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER,
+                             description="A key per hand, chosen by the client: a retry with the same key and record "
+                                         "answers the first receipt again; the same key with another record is 409."),
+        ],
+    )
+    def post(self, request, pk: int):
+        """Submit the next hand of the table's current session (seated players, the table's scorer
+        link, the event's organisers)."""
+        table = get_object_or_404(Table.objects.select_related("round__event"), pk=pk)
+        via_token = submission_rights(request, table)
+        submission = results.hand_submit(
+            table=table, record=request.data, by_user=request.user, via_scorer_token=via_token,
+            expected_number=expected_hand(request), idempotency_key=request.headers.get("Idempotency-Key") or None,
+        )
+        return Response(submission.receipt, status=status.HTTP_201_CREATED)
+
+    @extend_schema(operation_id="tables_hands_list", responses={200: SheetSerializer, 404: ERROR_RESPONSES[404]})
+    def get(self, request, pk: int):
+        """The table's current session with every hand, as the table's sheet shows it."""
+        table = get_object_or_404(policy.visibility(request.user).tables(), pk=pk)
+        session = results.current_session(table, create=False)
+        if session is None:
+            return Response({"session": None, "hands": []})
+        hands = [results.hand_view(hand) for hand in session.hands.order_by("number")]
+        return Response({"session": results.session_summary(session), "hands": hands})
+
+
+class HandVersionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = HandVersion
+        fields = ["version", "dealer", "record", "result", "voided", "created_by", "via_scorer_token", "reason",
+                  "created_at"]
+
+
+class HandSerializer(serializers.ModelSerializer):
+    versions = HandVersionSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Hand
+        fields = ["id", "session", "number", "dealer", "version", "voided", "record", "result", "versions", "updated_at"]
+
+
+class CorrectionSerializer(serializers.Serializer):
+    record = serializers.JSONField(help_text="The replacement record; the engine judges it (422).")
+    reason = serializers.CharField(max_length=2000)
+
+
+class VoidSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000)
+
+
+class HandViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin):
+    """Stored hands with every version. The event's organisers **correct** a hand that was entered
+    wrongly (a new version replaces it in its slot) or **void** one that must not count (its slot
+    stays, it scores nothing); both need a reason and are audited."""
+
+    queryset_model = Hand
+    serializer_class = HandSerializer
+    filterset_fields = {"session": ["exact"], "session__table": ["exact"]}
+    object_permissions = {"correct": "change_hand", "void": "change_hand"}
+
+    def get_queryset(self):
+        return self.visibility.hands().prefetch_related("versions").order_by("session", "number")
+
+    @extend_schema(request=CorrectionSerializer,
+                   responses={200: ReceiptSerializer, 422: RECORD_ERROR,
+                              **{k: ERROR_RESPONSES[k] for k in (400, 401, 403, 404)}})
+    @action(detail=True, methods=["post"], serializer_class=CorrectionSerializer)
+    def correct(self, request, pk=None):
+        """Replace the hand's record (checked against the hands before it); also brings back a
+        voided hand."""
+        hand = self.get_object()
+        data = CorrectionSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return Response(results.hand_correct(
+            hand=hand, record=data.validated_data["record"], by_user=request.user, reason=data.validated_data["reason"]
+        ))
+
+    @extend_schema(request=VoidSerializer,
+                   responses={200: ReceiptSerializer, 409: ERROR_RESPONSES[409],
+                              **{k: ERROR_RESPONSES[k] for k in (400, 401, 403, 404)}})
+    @action(detail=True, methods=["post"], serializer_class=VoidSerializer)
+    def void(self, request, pk=None):
+        """Void the hand: it keeps its slot (the dealer still moved on) and scores nothing."""
+        hand = self.get_object()
+        data = VoidSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return Response(results.hand_void(hand=hand, by_user=request.user, reason=data.validated_data["reason"]))
