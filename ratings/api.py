@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
@@ -39,8 +39,10 @@ class LeaderboardView(GenericAPIView):
     serializer_class = LeaderboardRowSerializer
     filter_backends: list = []
 
-    @extend_schema(parameters=[LeaderboardQuery])
+    @extend_schema(parameters=[LeaderboardQuery], responses={200: LeaderboardRowSerializer(many=True)})
     def get(self, request):
+        """The players of a game by displayed rating (best first), with sessions and the trend over
+        their last five rated sessions; ``club`` narrows it to one club's players."""
         query = LeaderboardQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         rows = leaderboard(**query.validated_data)
@@ -48,10 +50,36 @@ class LeaderboardView(GenericAPIView):
         return self.get_paginated_response(LeaderboardRowSerializer(page, many=True).data)
 
 
+class HistoryPointSerializer(serializers.Serializer):
+    session = serializers.IntegerField()
+    finished_at = serializers.DateTimeField()
+    mu_before = serializers.FloatField()
+    sigma_before = serializers.FloatField()
+    mu_after = serializers.FloatField()
+    sigma_after = serializers.FloatField()
+    rating_before = serializers.IntegerField(help_text="Displayed rating before the session.")
+    rating_after = serializers.IntegerField(help_text="Displayed rating after the session.")
+
+
+class GameRatingSerializer(serializers.Serializer):
+    rating = serializers.IntegerField(help_text="Displayed rating: round(1000 + 48 · (mu − 3σ)).")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    sessions = serializers.IntegerField()
+    history = HistoryPointSerializer(many=True)
+
+
+class PlayerRatingsSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField(help_text="The name the player shows in public.")
+    ratings = serializers.DictField(child=GameRatingSerializer(), help_text="Per game (mu, maumau, lut).")
+
+
 class PlayerRatingsView(APIView):
     """``GET /api/v1/players/{id}/ratings/``: per game the rating and its history."""
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, parameters=[OpenApiParameter("game", str, required=False)])
+    @extend_schema(responses={200: PlayerRatingsSerializer, 404: OpenApiResponse(description="No such player.")},
+                   parameters=[OpenApiParameter("game", str, required=False, enum=sorted(GAMES))])
     def get(self, request, pk: int):
         player = get_object_or_404(Player, pk=pk)
         games = [request.query_params["game"]] if request.query_params.get("game") in GAMES else sorted(GAMES)

@@ -6,7 +6,9 @@ engine's errors keep their own ``{"code", "message", "path"}`` (answered with 42
 """
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db.models import ProtectedError
+from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -47,11 +49,19 @@ def json_exception_handler(exc, context):
         return Response(exc.as_dict(), status=domain_status(exc))
     if isinstance(exc, RecordError):
         return Response(exc.as_dict(), status=status.HTTP_422_UNPROCESSABLE_ENTITY)
+    if isinstance(exc, OverflowError):
+        # An id or number beyond what the database stores (SQLite raises; PostgreSQL finds nothing).
+        return Response({"code": "out_of_range", "message": "A number in the request is out of range."},
+                        status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, ProtectedError):
         return Response(
             {"code": "protected", "message": "Other records still refer to this one; remove them first."},
             status=status.HTTP_409_CONFLICT,
         )
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
     response = exception_handler(exc, context)
     if response is None:
         return None
@@ -66,3 +76,29 @@ def json_exception_handler(exc, context):
     if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
         body["retry_after"] = int(exc.wait)
     return Response(body, status=response.status_code, headers=dict(response.headers.items()))
+
+
+def _api_path(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def not_found(request, exception=None):
+    """404 for a URL that matches no route: the JSON error shape under ``/api/``."""
+    if _api_path(request):
+        from django.http import JsonResponse
+
+        return JsonResponse({"code": "not_found", "message": "No such address in the API."}, status=404)
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception)
+
+
+def server_error(request):
+    """500: the JSON error shape under ``/api/`` (the details go to the log, not to the client)."""
+    if _api_path(request):
+        from django.http import JsonResponse
+
+        return JsonResponse({"code": "server_error", "message": "The server failed; the error is logged."}, status=500)
+    from django.views.defaults import server_error as page
+
+    return page(request)

@@ -138,6 +138,20 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The table's scorer link authenticates hand submissions with a header of its own.
+    "APPEND_COMPONENTS": {
+        "securitySchemes": {
+            "scorerToken": {
+                "type": "apiKey", "in": "header", "name": "X-Scorer-Token",
+                "description": "The table's scorer secret (its private link): submits hands to that table only.",
+            },
+        },
+    },
+    "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "stich.schema.add_error_responses",
+    ],
 }
 
 # Celery: with no REDIS_URL, tasks run in-process and eagerly (the embedded default).

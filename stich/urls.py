@@ -16,3 +16,6 @@ urlpatterns = [
     path("api-auth/", include("rest_framework.urls")),
     path("", include("stich.pages.urls")),
 ]
+
+handler404 = "stich.errors.not_found"
+handler500 = "stich.errors.server_error"

@@ -249,6 +249,15 @@ class EventViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
     def get_queryset(self):
         return self.visibility.events().select_related("club").prefetch_related("organisers")
 
+    def handle_exception(self, exc):
+        # Errors are JSON (the one error shape) even where the URL asked for CSV or JSON Lines.
+        response = super().handle_exception(exc)
+        if getattr(self.request, "accepted_renderer", None) is not None and \
+                self.request.accepted_renderer.format in ("csv", "jsonl"):
+            self.request.accepted_renderer = JSONRenderer()
+            self.request.accepted_media_type = JSONRenderer.media_type
+        return response
+
     def perform_create(self, serializer):
         data = dict(serializer.validated_data)
         require(self.request, "add_event_to_club", data["club"])

@@ -24,6 +24,7 @@ class Action(models.TextChoices):
     EVENT_CREATED = "event_created"
     EVENT_CHANGED = "event_changed"
     EVENT_DELETED = "event_deleted"
+    EVENT_IMPORTED = "event_imported"
     ROUND_CREATED = "round_created"
     ROUND_DELETED = "round_deleted"
     ROUND_HELD = "round_held"

@@ -15,7 +15,7 @@ from django.db import transaction
 
 from games.rules import RecordError, validate
 
-from . import policy
+from . import audit, policy
 from .models import Club, Event, Hand, HandVersion, Membership, Player, Round, Seat, Session, Table
 
 FORMAT = "stich-event/1"
@@ -91,8 +91,8 @@ class ImportRejected(Exception):
         self.rejections = rejections
 
 
-def import_lines(lines: Iterable[str], *, progress=None) -> Event:
-    """Import one exported event (new rows throughout). All or nothing."""
+def import_lines(lines: Iterable[str], *, progress=None, by_user=None, via: str = "command") -> Event:
+    """Import one exported event (new rows throughout). All or nothing; one audit row."""
     from .results import _settle_session
 
     ids: dict[str, dict] = {kind: {} for kind in ("club", "player", "round", "table", "session")}
@@ -176,4 +176,6 @@ def import_lines(lines: Iterable[str], *, progress=None) -> Event:
         for session in abandoned:
             session.status = Session.Status.ABANDONED
             session.save(update_fields=["status"])
+        audit.record(actor=by_user, via=via, action=audit.Action.EVENT_IMPORTED, obj=event, event=event,
+                     after={"format": FORMAT, "sessions": len(ids["session"]), "players": len(ids["player"])})
     return event

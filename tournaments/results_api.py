@@ -105,6 +105,7 @@ class TableHandsView(APIView):
     @extend_schema(
         operation_id="tables_hands_create",
         request=OpenApiTypes.OBJECT,
+        auth=[{"scorerToken": []}, {"tokenAuth": []}, {"cookieAuth": []}],
         responses={201: ReceiptSerializer, 400: ERROR_RESPONSES[400], 401: ERROR_RESPONSES[401],
                    403: ERROR_RESPONSES[403], 404: ERROR_RESPONSES[404],
                    409: OpenApiResponse(description="`session_closed`, `hand_taken` (another submission took the "

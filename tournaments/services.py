@@ -258,6 +258,10 @@ def event_update(
     if before:
         audit.record(actor=by_user, via=via, action=audit.Action.EVENT_CHANGED, obj=event, event=event,
                      before=_plain(before), after=_plain(after))
+    if "published" in before:
+        # Only public results are rated (tournaments/policy.py): publishing or unpublishing an
+        # event changes its game's pool.
+        announce_results_visibility_changed(event.pk)
     return event
 
 
