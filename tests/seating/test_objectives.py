@@ -128,6 +128,18 @@ def test_planned_rounds_beyond_a_perfect_schedule_spread_the_repeats_evenly():
     assert report["repeats_from_previous_round"] == 0
 
 
+def test_the_schedule_search_alone_spreads_the_repeats_as_evenly_as_the_designs_do():
+    """Without the finite geometry (``use_designs=False``) the whole-schedule search still
+    finds 7 rounds of 16 players with every repeat a second meeting and none in rounds
+    running."""
+    for seed in range(3):
+        draws = plan_schedule(list(range(16)), [4] * 4, 7, rng=seed, time_limit=10, use_designs=False)
+        rounds = [[t.players for t in d.tables] for d in draws]
+        assert all(players_of(r) == list(range(16)) for r in rounds)
+        report = quality(draws)
+        assert (report["repeated_pairs"], report["max_meetings"], report["repeats_from_previous_round"]) == (48, 2, 0)
+
+
 def test_23_mu_players_over_8_rounds_reach_the_lower_bound_of_repeats():
     sizes = table_sizes("mu", 23)
     assert sizes == [5, 5, 5, 4, 4]

@@ -82,18 +82,14 @@ class ScheduleState:
         table = self.table_of[r]
         meetings = self.meetings
         a, b = table[i], table[j]
-        for x in self.members[r][a]:
-            if x != i:
-                meetings[i][x] -= 1
-                meetings[x][i] -= 1
-                meetings[j][x] += 1
-                meetings[x][j] += 1
-        for y in self.members[r][b]:
-            if y != j:
-                meetings[j][y] -= 1
-                meetings[y][j] -= 1
-                meetings[i][y] += 1
-                meetings[y][i] += 1
+        # each of the two leaves the tablemates he had and takes over the other's
+        for leaving, arriving, left in ((i, j, a), (j, i, b)):
+            for x in self.members[r][left]:
+                if x != leaving:
+                    meetings[leaving][x] -= 1
+                    meetings[x][leaving] -= 1
+                    meetings[arriving][x] += 1
+                    meetings[x][arriving] += 1
         self.members[r][a].remove(i)
         self.members[r][a].append(j)
         self.members[r][b].remove(j)
