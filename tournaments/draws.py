@@ -29,7 +29,7 @@ from .models import Membership, Player, Round, Seat, Table
 from .services import table_create
 
 
-def event_history(round_: Round) -> seating.History:
+def event_history(round_: Round) -> seating.MeetingHistory:
     """The tables of the event's published rounds before ``round_``, oldest first."""
     earlier = list(
         Round.objects.filter(event=round_.event_id, number__lt=round_.number).order_by("number")
@@ -41,11 +41,11 @@ def event_history(round_: Round) -> seating.History:
         for table in sorted(previous.tables.all(), key=lambda t: t.number):
             players = [seat.player_id for seat in sorted(table.seats.all(), key=lambda s: s.position)]
             if players:
-                tables.append(seating.Table(tuple(players), table.first_dealer or 0))
+                tables.append(seating.DrawTable(tuple(players), table.first_dealer or 0))
         if tables:
             rounds.append(tables)
             byes.append(previous.byes or [])
-    return seating.History.from_rounds(rounds, game=round_.event.game, byes=byes)
+    return seating.MeetingHistory.from_rounds(rounds, game=round_.event.game, byes=byes)
 
 
 def default_players(round_: Round) -> list[int]:
@@ -82,7 +82,7 @@ def _check_players(players: list, club_id: int) -> list[int]:
     return players
 
 
-def _document(round_: Round, seed: int, players: list[int], draw: seating.Draw, history: seating.History) -> dict:
+def _document(round_: Round, seed: int, players: list[int], draw: seating.Draw, history: seating.MeetingHistory) -> dict:
     tables = [{"players": list(t.players), "first_dealer": t.dealer} for t in draw.tables]
     return {
         "round": round_.pk, "seed": seed, "players": players, "byes": list(draw.byes), "tables": tables,
@@ -90,8 +90,8 @@ def _document(round_: Round, seed: int, players: list[int], draw: seating.Draw, 
     }
 
 
-def _quality(tables: list[dict], history: seating.History) -> dict:
-    report = seating.quality([[seating.Table(tuple(t["players"]), t["first_dealer"]) for t in tables]], history)
+def _quality(tables: list[dict], history: seating.MeetingHistory) -> dict:
+    report = seating.quality([[seating.DrawTable(tuple(t["players"]), t["first_dealer"]) for t in tables]], history)
     return {key: ({str(k): v for k, v in value.items()} if isinstance(value, dict) else value) for key, value in report.items()}
 
 

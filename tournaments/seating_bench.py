@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 
 import tournaments.seating as seating
-from tournaments.seating import History, draw_round, plan_rounds, quality, table_sizes
+from tournaments.seating import MeetingHistory, draw_round, plan_schedule, quality, table_sizes
 
 FIELDS = (
     "repeated_pairs",
@@ -42,7 +42,7 @@ FIELDS = (
 )
 
 
-def baseline_round(players, sizes, history: History, rng: random.Random, shuffles: int = 1000):
+def baseline_round(players, sizes, history: MeetingHistory, rng: random.Random, shuffles: int = 1000):
     """Shuffle ``shuffles`` times; keep the seating with the fewest pairs that met before."""
     best, fewest = None, None
     order = list(players)
@@ -64,7 +64,7 @@ def baseline_round(players, sizes, history: History, rng: random.Random, shuffle
 
 def rounds_without_repeats(rounds) -> int:
     """How many rounds from the first one go by before some pair meets a second time."""
-    history = History()
+    history = MeetingHistory()
     for count, round_ in enumerate(rounds):
         if quality([round_], history)["repeated_pairs"]:
             return count
@@ -87,7 +87,7 @@ def timed(run: Callable[[], list]) -> tuple[list, float]:
 
 
 def by_rounds(draw: Callable, players, sizes, count, best, rng) -> list:
-    history = History(best=best)
+    history = MeetingHistory(best=best)
     rounds = []
     for _ in range(count):
         tables = draw(players, sizes, history, rng)
@@ -103,18 +103,14 @@ def project_draw(**options):
     return draw
 
 
-def planned(players, sizes, count, seed, time_limit=60.0):
-    return [d.tables for d in plan_rounds(players, sizes, count, rng=seed, time_limit=time_limit)]
+def planned(players, sizes, count, seed, time_limit=60.0, use_designs=True):
+    draws = plan_schedule(players, sizes, count, rng=seed, time_limit=time_limit, use_designs=use_designs)
+    return [d.tables for d in draws]
 
 
 def planned_search_only(players, sizes, count, seed, time_limit):
     """The schedule search alone: no algebraic schedule to start from."""
-    saved = seating.perfect_schedule
-    seating.perfect_schedule = lambda n, k: []
-    try:
-        return planned(players, sizes, count, seed, time_limit)
-    finally:
-        seating.perfect_schedule = saved
+    return planned(players, sizes, count, seed, time_limit, use_designs=False)
 
 
 def scenarios(seed: int, search_seconds: float):

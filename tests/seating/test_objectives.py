@@ -1,4 +1,4 @@
-"""The seating draw's objectives (tournaments/seating.py): repeats, off-size rotation, clubs,
+"""The seating draw's objectives (tournaments/seating/): repeats, off-size rotation, clubs,
 standings, seats and first dealers, determinism, and the quality report.
 
 Pure tests: no database, no Django (they also run with ``pytest -p no:django``)."""
@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from tournaments.seating import (
     Draw,
-    History,
-    Table,
+    DrawTable,
+    MeetingHistory,
     draw_round,
-    plan_rounds,
+    plan_schedule,
     quality,
     repeat_cost,
     table_sizes,
@@ -84,7 +84,7 @@ def objectives(partition, history, best, clubs):
 
 
 def test_planned_16_players_in_fours_meet_everybody_exactly_once_in_5_rounds():
-    draws = plan_rounds(list(range(16)), [4, 4, 4, 4], 5, rng=1)
+    draws = plan_schedule(list(range(16)), [4, 4, 4, 4], 5, rng=1)
     rounds = [[t.players for t in d.tables] for d in draws]
     assert all(players_of(r) == list(range(16)) for r in rounds)
     counts = meetings_of(rounds)
@@ -93,14 +93,14 @@ def test_planned_16_players_in_fours_meet_everybody_exactly_once_in_5_rounds():
 
 
 def test_planned_25_players_in_fives_meet_everybody_exactly_once_in_6_rounds():
-    draws = plan_rounds([f"p{i}" for i in range(25)], [5] * 5, 6, rng=2)
+    draws = plan_schedule([f"p{i}" for i in range(25)], [5] * 5, 6, rng=2)
     rounds = [[t.players for t in d.tables] for d in draws]
     counts = meetings_of(rounds)
     assert len(counts) == 25 * 24 // 2 and set(counts.values()) == {1}
 
 
 def test_planned_32_players_in_fours_play_10_rounds_without_a_repeat():
-    draws = plan_rounds(list(range(32)), [4] * 8, 10, rng=3, time_limit=5)
+    draws = plan_schedule(list(range(32)), [4] * 8, 10, rng=3, time_limit=5)
     rounds = [[t.players for t in d.tables] for d in draws]
     assert all(players_of(r) == list(range(32)) for r in rounds)
     counts = meetings_of(rounds)
@@ -109,7 +109,7 @@ def test_planned_32_players_in_fours_play_10_rounds_without_a_repeat():
 
 def test_rounds_drawn_one_by_one_keep_a_fixed_roster_free_of_repeats():
     for players, sizes, rounds in ((16, [4] * 4, 5), (32, [4] * 8, 10), (9, [3] * 3, 4)):
-        history = History()
+        history = MeetingHistory()
         rng = random.Random(players)
         for _ in range(rounds):
             draw = draw_round(list(range(players)), sizes, history, rng)
@@ -119,7 +119,7 @@ def test_rounds_drawn_one_by_one_keep_a_fixed_roster_free_of_repeats():
 
 
 def test_planned_rounds_beyond_a_perfect_schedule_spread_the_repeats_evenly():
-    draws = plan_rounds(list(range(16)), [4] * 4, 7, rng=5, time_limit=10)
+    draws = plan_schedule(list(range(16)), [4] * 4, 7, rng=5, time_limit=10)
     report = quality(draws)
     # after 5 rounds everybody has met everybody: each later round repeats its 24 pairs, and
     # no pair needs to meet a third time or in two rounds running
@@ -128,10 +128,22 @@ def test_planned_rounds_beyond_a_perfect_schedule_spread_the_repeats_evenly():
     assert report["repeats_from_previous_round"] == 0
 
 
+def test_the_schedule_search_alone_spreads_the_repeats_as_evenly_as_the_designs_do():
+    """Without the finite geometry (``use_designs=False``) the whole-schedule search still
+    finds 7 rounds of 16 players with every repeat a second meeting and none in rounds
+    running."""
+    for seed in range(3):
+        draws = plan_schedule(list(range(16)), [4] * 4, 7, rng=seed, time_limit=10, use_designs=False)
+        rounds = [[t.players for t in d.tables] for d in draws]
+        assert all(players_of(r) == list(range(16)) for r in rounds)
+        report = quality(draws)
+        assert (report["repeated_pairs"], report["max_meetings"], report["repeats_from_previous_round"]) == (48, 2, 0)
+
+
 def test_23_mu_players_over_8_rounds_reach_the_lower_bound_of_repeats():
     sizes = table_sizes("mu", 23)
     assert sizes == [5, 5, 5, 4, 4]
-    draws = plan_rounds(list(range(23)), sizes, 8, rng=0, time_limit=30)
+    draws = plan_schedule(list(range(23)), sizes, 8, rng=0, time_limit=30)
     report = quality(draws, best=(4, 5))
     # 8 rounds seat 8 * 42 = 336 pairs and only 253 distinct pairs exist
     assert report["repeated_pairs"] == 336 - 253
@@ -148,7 +160,7 @@ def test_a_repeat_from_the_previous_round_is_avoided_when_possible():
         [[0, 4, 8], [1, 5, 6], [2, 3, 7]],
         [[0, 5, 7], [1, 3, 8], [2, 4, 6]],
     ]
-    history = History.from_rounds(rounds)
+    history = MeetingHistory.from_rounds(rounds)
     assert len(history.meetings) == 36 and set(history.meetings.values()) == {1}
     for seed in range(5):
         draw = draw_round(list(range(9)), [3, 3, 3], history, seed)
@@ -157,10 +169,10 @@ def test_a_repeat_from_the_previous_round_is_avoided_when_possible():
 
 
 def test_plan_continues_rounds_already_drawn():
-    history = History()
+    history = MeetingHistory()
     for seed in range(2):
         history.add_round(draw_round(list(range(16)), [4] * 4, history, seed).tables)
-    draws = plan_rounds(list(range(16)), [4] * 4, 3, rng=4, history=history)
+    draws = plan_schedule(list(range(16)), [4] * 4, 3, rng=4, history=history)
     assert quality(draws, history)["repeated_pairs"] == 0
     counts = meetings_of(history.played + [[t.players for t in d.tables] for d in draws])
     assert len(counts) == 120 and set(counts.values()) == {1}
@@ -182,7 +194,7 @@ def test_draw_is_the_best_seating_by_brute_force(seed):
     players = list(range(10))
     sizes = table_sizes("maumau", 10)  # 4, 3, 3: six players off-size each round
     best = (4,)
-    history = History(best=best)
+    history = MeetingHistory(best=best)
     for _ in range(rng.randrange(0, 4)):
         order = players[:]
         rng.shuffle(order)
@@ -205,7 +217,7 @@ def test_off_size_seats_rotate_so_nobody_sits_off_size_twice_when_avoidable():
         sizes = table_sizes("maumau", players)
         off_seats = sum(k for k in sizes if k != 4)
         assert off_seats * rounds <= players
-        history = History.from_rounds([], game="maumau")
+        history = MeetingHistory.from_rounds([], game="maumau")
         rng = random.Random(players)
         for _ in range(rounds):
             draw = draw_round(list(range(players)), sizes, history, rng)
@@ -216,21 +228,21 @@ def test_off_size_seats_rotate_so_nobody_sits_off_size_twice_when_avoidable():
 
 def test_clubs_apart_when_asked():
     clubs = {p: p // 4 for p in range(16)}  # four clubs of four
-    draw = draw_round(list(range(16)), [4] * 4, History(), 7, clubs=clubs, separate_clubs=True)
+    draw = draw_round(list(range(16)), [4] * 4, MeetingHistory(), 7, clubs=clubs, separate_clubs=True)
     assert draw.quality["same_club_pairs"] == 0
     for table in draw.tables:
         assert len({clubs[p] for p in table}) == 4
-    together = draw_round(list(range(16)), [4] * 4, History(), 7, clubs=clubs)
+    together = draw_round(list(range(16)), [4] * 4, MeetingHistory(), 7, clubs=clubs)
     assert "same_club_pairs" in together.quality  # reported, though not asked to avoid
 
 
 def test_standings_put_similar_players_together():
     ranking = [f"p{i}" for i in range(16)]
-    draw = draw_round(ranking, [4] * 4, History(), 3, standings=ranking)
+    draw = draw_round(ranking, [4] * 4, MeetingHistory(), 3, standings=ranking)
     groups = sorted(sorted(ranking.index(p) for p in t) for t in draw.tables)
     assert groups == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15]]
     # standings never outweigh repeats: the next round by standings repeats nobody
-    history = History.from_rounds([draw])
+    history = MeetingHistory.from_rounds([draw])
     second = draw_round(ranking, [4] * 4, history, 3, standings=ranking)
     assert second.quality["repeated_pairs"] == 0
 
@@ -241,7 +253,7 @@ def test_standings_put_similar_players_together():
 
 
 def test_first_dealer_is_the_player_with_the_fewest_first_deals():
-    history = History.from_rounds([[Table(("A", "B", "C", "D"), d)] for d in (0, 1, 3, 0, 1, 3)])
+    history = MeetingHistory.from_rounds([[DrawTable(("A", "B", "C", "D"), d)] for d in (0, 1, 3, 0, 1, 3)])
     assert history.dealers == Counter({"A": 2, "B": 2, "D": 2})
     draw = draw_round(list("ABCD"), [4], history, 1)
     assert draw.tables[0].first_dealer == "C"
@@ -250,14 +262,14 @@ def test_first_dealer_is_the_player_with_the_fewest_first_deals():
 def test_seat_order_moves_players_off_the_seats_they_had_most():
     # each player sat on one seat three times: the new order puts nobody there again
     rounds = [[("A", "B", "C", "D")]] * 3
-    history = History.from_rounds(rounds)
+    history = MeetingHistory.from_rounds(rounds)
     draw = draw_round(list("ABCD"), [4], history, 2)
     seats = draw.tables[0].players
     assert all(seats[i] != "ABCD"[i] for i in range(4))
 
 
 def test_seats_and_first_deals_stay_balanced_over_many_rounds():
-    history = History()
+    history = MeetingHistory()
     rng = random.Random(9)
     for _ in range(12):
         history.add_round(draw_round(list(range(12)), [4, 4, 4], history, rng).tables)
@@ -281,7 +293,7 @@ def tables_of(draws):
 
 def test_same_seed_same_draw():
     def rounds(seed):
-        history, draws = History(best=(4, 5)), []
+        history, draws = MeetingHistory(best=(4, 5)), []
         rng = random.Random(seed)
         for _ in range(4):
             draw = draw_round(list(range(23)), [5, 5, 5, 4, 4], history, rng)
@@ -291,10 +303,10 @@ def test_same_seed_same_draw():
 
     assert rounds(42) == rounds(42)
     assert rounds(42) != rounds(43)
-    planned = [tables_of(plan_rounds(list(range(23)), [5, 5, 5, 4, 4], 8, rng=7)) for _ in range(2)]
+    planned = [tables_of(plan_schedule(list(range(23)), [5, 5, 5, 4, 4], 8, rng=7)) for _ in range(2)]
     assert planned[0] == planned[1]
-    assert tables_of(plan_rounds(list(range(16)), [4] * 4, 5, rng=1)) == tables_of(
-        plan_rounds(list(range(16)), [4] * 4, 5, rng=1)
+    assert tables_of(plan_schedule(list(range(16)), [4] * 4, 5, rng=1)) == tables_of(
+        plan_schedule(list(range(16)), [4] * 4, 5, rng=1)
     )
 
 
@@ -320,7 +332,7 @@ def test_quality_report_on_hand_made_rounds():
     # off-size (not 4) only in the third round: nobody twice yet
     assert report["players_off_size_more_than_once"] == 0
     fourth = [[1, 7, 8], [2, 3, 4, 5, 6]]  # both tables off-size
-    later = quality([fourth], History.from_rounds([first, second, third], best=(4,)))
+    later = quality([fourth], MeetingHistory.from_rounds([first, second, third], best=(4,)))
     assert later["rounds"] == 1
     assert later["players_off_size_more_than_once"] == 8
     # second: 2-4, 2-5, 2-6, 4-5, 4-6; third: 2-3, 3-4; fourth: 7-8, 5-6
@@ -331,8 +343,8 @@ def test_quality_report_on_hand_made_rounds():
 
 
 def test_quality_of_a_single_draw_is_measured_against_its_history():
-    history = History.from_rounds([[[1, 2, 3, 4], [5, 6, 7, 8]]])
-    draw = Draw([Table((1, 5, 2, 6)), Table((3, 7, 4, 8))])
+    history = MeetingHistory.from_rounds([[[1, 2, 3, 4], [5, 6, 7, 8]]])
+    draw = Draw([DrawTable((1, 5, 2, 6)), DrawTable((3, 7, 4, 8))])
     report = quality(draw, history)
     assert report["repeated_pairs"] == 4
     assert report["repeats_from_previous_round"] == 4
@@ -343,10 +355,10 @@ def test_quality_of_a_single_draw_is_measured_against_its_history():
 
 def test_history_counts_meetings_seats_dealers_off_size_and_byes():
     rounds = [
-        [Table(("A", "B", "C"), dealer=2), Table(("D", "E", "F", "G"), dealer=0)],
+        [DrawTable(("A", "B", "C"), dealer=2), DrawTable(("D", "E", "F", "G"), dealer=0)],
         [("A", "D", "E", "F"), ("B", "C", "G")],
     ]
-    history = History.from_rounds(rounds, game="maumau", byes=[["H"], []])
+    history = MeetingHistory.from_rounds(rounds, game="maumau", byes=[["H"], []])
     assert history.met("B", "C") == 2 and history.met("A", "B") == 1 and history.met("A", "G") == 0
     assert history.last_round == {frozenset(p) for t in rounds[1] for p in itertools.combinations(t, 2)}
     assert history.off_size == Counter({"A": 1, "B": 2, "C": 2, "G": 1})

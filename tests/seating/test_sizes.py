@@ -1,4 +1,4 @@
-"""Table size mixes and byes (tournaments/seating.py), for every count from 2 to 200 players.
+"""Table size mixes and byes (tournaments/seating/), for every count from 2 to 200 players.
 
 Pure tests: no database, no Django (they also run with ``pytest -p no:django``)."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from tournaments.seating import GAME_SIZES, History, plan_byes, table_sizes
+from tournaments.seating import GAME_SIZES, MeetingHistory, plan_byes, table_sizes
 
 GAMES = ["mu", "maumau", "lut"]
 COUNTS = range(2, 201)
@@ -181,7 +181,7 @@ def test_bye_goes_to_the_player_with_the_fewest_byes_so_far():
 
 def test_byes_rotate_through_everybody_before_anyone_gets_a_second():
     players = list("ABCDEFG")
-    history = History(best=GAME_SIZES["lut"].best)
+    history = MeetingHistory(best=GAME_SIZES["lut"].best)
     rng = random.Random(4)
     for _ in range(7):
         byes, sizes = plan_byes("lut", players, history.byes, rng=rng)
