@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 from .common import (
     body_kind, check_claimed, is_int, require_int, require_int_list, require_length, require_list, require_object,
 )
-from .errors import RecordError
+from .errors import Code, RecordError
 
 # rules/maumau.md, Cards and notation: two Skat packs, every card twice.
 SUITS = "CSHD"
@@ -51,6 +51,10 @@ SUIT_CODES = {letter: suit for suit, letter in enumerate(SUITS)}
 DECK_SIZE = 64
 COPIES = 2
 HAND_SIZE = 8
+# records.md, Maumau summary: the hands hold at most 63 cards (the top card of the discard pile is in
+# none), a jack counts 2 (eight jacks: +8), and a jack's ending doubles a value.
+MOST_RAW_MINUS = DECK_SIZE - 1 + 4 * COPIES
+MOST_MINUS = 2 * MOST_RAW_MINUS
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 JACKS = tuple(suit * 8 + JACK for suit in range(4))
 EIGHT_NAMES = frozenset(CARD_NAMES[suit * 8 + EIGHT] for suit in range(4))
@@ -143,7 +147,7 @@ def replay(record: dict, *, partial: bool = False) -> Table:
     """
     players, dealer, direction = _head(record)
     if body_kind(record, FULL_MEMBERS) != "full":
-        raise RecordError("no_body", "replay needs a full record", "")
+        raise RecordError(Code.NO_BODY, "replay needs a full record", "")
     state = _replay_record(record, players, dealer, direction, partial=partial)
 
     def names(counts: list[int]) -> list[str]:
@@ -162,10 +166,10 @@ def validate_series(series: Any) -> dict:
     Errors inside a record keep their pointer, prefixed with ``/records/i``.
     """
     if not isinstance(series, dict):
-        raise RecordError("not_an_object", "a series must be a JSON object", "")
+        raise RecordError(Code.NOT_AN_OBJECT, "a series must be a JSON object", "")
     records = require_list(series.get("records"), "/records", "records")
     if not records:
-        raise RecordError("empty_series", "a series needs at least one game record", "/records")
+        raise RecordError(Code.EMPTY_SERIES, "a series needs at least one game record", "/records")
     # Decision: a record's head (players, dealer, direction) is checked against the series before
     # its body, as records.md orders head members before the body; ``stake_cents`` comes last.
     answers = []
@@ -174,12 +178,12 @@ def validate_series(series: Any) -> dict:
     for index, record in enumerate(records):
         prefix = f"/records/{index}"
         if not isinstance(record, dict):
-            raise RecordError("not_an_object", "a game record must be a JSON object", prefix)
+            raise RecordError(Code.NOT_AN_OBJECT, "a game record must be a JSON object", prefix)
         game = record.get("game")
         if game is None:
-            raise RecordError("missing_member", "game is required (maumau in a series)", prefix + "/game")
+            raise RecordError(Code.MISSING_MEMBER, "game is required (maumau in a series)", prefix + "/game")
         if game != "maumau":
-            raise RecordError("wrong_game", f"a series holds Maumau games, not {game!r}", prefix + "/game")
+            raise RecordError(Code.WRONG_GAME, f"a series holds Maumau games, not {game!r}", prefix + "/game")
         try:
             head = _head(record)
         except RecordError as error:
@@ -188,7 +192,7 @@ def validate_series(series: Any) -> dict:
             players = head[0]
         elif head[0] != players:
             raise RecordError(
-                "wrong_player_count",
+                Code.WRONG_PLAYER_COUNT,
                 f"every game of a series has the same table: {players} players, not {head[0]}",
                 prefix + "/players",
             )
@@ -212,7 +216,7 @@ def _check_continues(record: dict, following: tuple, index: int, prefix: str) ->
     dealer, direction = following
     if dealer is not None and record["dealer"] != dealer:
         raise RecordError(
-            "wrong_dealer",
+            Code.WRONG_DEALER,
             f"game {index + 1} is dealt by seat {dealer}, who would have been on turn next in the game before, "
             f"not by seat {record['dealer']}",
             prefix + "/dealer",
@@ -222,7 +226,7 @@ def _check_continues(record: dict, following: tuple, index: int, prefix: str) ->
     if direction is not None and given != direction:
         where = "a series' first game starts clockwise" if index == 0 else "the direction persists from the game before"
         raise RecordError(
-            "wrong_direction", f"game {index + 1} starts in direction {direction}, not {given}: {where}",
+            Code.WRONG_DIRECTION, f"game {index + 1} starts in direction {direction}, not {given}: {where}",
             prefix + "/direction",
         )
 
@@ -288,10 +292,10 @@ def _head(record: dict) -> tuple[int, int, int]:
     if direction is None:
         return players, dealer, 1
     if not is_int(direction):
-        raise RecordError("bad_type", f"direction must be the JSON integer 1 or -1, got {direction!r}", "/direction")
+        raise RecordError(Code.BAD_TYPE, f"direction must be the JSON integer 1 or -1, got {direction!r}", "/direction")
     if direction not in (1, -1):
         raise RecordError(
-            "out_of_range", f"direction must be 1 (clockwise) or -1 (counter-clockwise), got {direction}", "/direction"
+            Code.OUT_OF_RANGE, f"direction must be 1 (clockwise) or -1 (counter-clockwise), got {direction}", "/direction"
         )
     return players, dealer, direction
 
@@ -300,7 +304,7 @@ def _card(name: Any, path: str) -> int:
     code = CARD_CODES.get(name) if type(name) is str else None
     if code is None:
         raise RecordError(
-            "bad_card", f"{name!r} is not a card: rank 7 8 9 T J Q K A, then suit C S H D (e.g. 7H, TD, JC)", path
+            Code.BAD_CARD, f"{name!r} is not a card: rank 7 8 9 T J Q K A, then suit C S H D (e.g. 7H, TD, JC)", path
         )
     return code
 
@@ -308,7 +312,7 @@ def _card(name: Any, path: str) -> int:
 def _suit(value: Any, path: str) -> int:
     suit = SUIT_CODES.get(value) if type(value) is str else None
     if suit is None:
-        raise RecordError("bad_suit", f"a named suit is one of C, S, H, D; got {value!r}", path)
+        raise RecordError(Code.BAD_SUIT, f"a named suit is one of C, S, H, D; got {value!r}", path)
     return suit
 
 
@@ -320,7 +324,7 @@ def _summary(summary: Any, players: int) -> dict:
     minus = summary.get("minus")
     # Decision: a summary without either member is rejected at the summary object itself.
     if remaining is None and minus is None:
-        raise RecordError("missing_member", "a summary gives remaining (the hands at the end) or minus", "/summary")
+        raise RecordError(Code.MISSING_MEMBER, "a summary gives remaining (the hands at the end) or minus", "/summary")
     computed = None
     if remaining is not None:
         require_list(remaining, "/summary/remaining", "remaining")
@@ -334,15 +338,15 @@ def _summary(summary: Any, players: int) -> dict:
             for index, name in enumerate(hand):
                 code = _card(name, f"{path}/{index}")
                 if seen[code] == COPIES:
-                    raise RecordError("duplicate_card", f"{name} appears more than twice; the deck holds it twice", f"{path}/{index}")
+                    raise RecordError(Code.DUPLICATE_CARD, f"{name} appears more than twice; the deck holds it twice", f"{path}/{index}")
                 seen[code] += 1
                 counts[code] += 1
             hands.append(counts)
         if all(remaining):
-            raise RecordError("no_empty_hand", "a game ends when a hand is empty; every hand here holds cards", "/summary/remaining")
+            raise RecordError(Code.NO_EMPTY_HAND, "a game ends when a hand is empty; every hand here holds cards", "/summary/remaining")
         # Decision: the top card of the discard pile is in no hand, so the hands hold at most 63.
         if sum(seen) > DECK_SIZE - 1:
-            raise RecordError("too_many_cards", "the hands hold all 64 cards; the top card of the discard pile is missing", "/summary/remaining")
+            raise RecordError(Code.TOO_MANY_CARDS, "the hands hold all 64 cards; the top card of the discard pile is missing", "/summary/remaining")
     named = None
     if wish is not None:
         # Decision: a wish means a jack ended the game (``ended_by_jack``), also in a summary that
@@ -350,23 +354,34 @@ def _summary(summary: Any, players: int) -> dict:
         named = _suit(wish, "/summary/wish")
         if remaining is not None and all(seen[JACKS[suit]] == COPIES for suit in range(4) if suit != named):
             raise RecordError(
-                "no_jack_for_wish",
+                Code.NO_JACK_FOR_WISH,
                 f"no jack could have named {SUIT_NAMES[named]}: the hands hold both copies of every other jack",
                 "/summary/wish",
             )
     if remaining is not None:
         computed = [minus_points(hand, len(cards), named) for hand, cards in zip(hands, remaining)]
     if minus is not None:
-        require_int_list(minus, players, "/summary/minus", "minus (one per player)", "the minus points of seat {}", 0, None)
+        require_int_list(minus, players, "/summary/minus", "minus (one per player)", "the minus points of seat {}",
+                         0, MOST_MINUS)
         if 0 not in minus:
-            raise RecordError("no_zero", "the player who emptied his hand has 0 minus points; none has here", "/summary/minus")
+            raise RecordError(Code.NO_ZERO, "the player who emptied his hand has 0 minus points; none has here", "/summary/minus")
+        raw = sum(value if value % 2 else value // 2 for value in minus)
+        if raw > MOST_RAW_MINUS:
+            raise RecordError(
+                Code.MINUS_IMPOSSIBLE,
+                f"minus {minus} stands for at least {raw} points before any doubling, but the hands hold at most "
+                f"{MOST_RAW_MINUS} (63 cards, a jack counting 2)",
+                "/summary/minus",
+            )
         if computed is not None and minus != computed:
             raise RecordError(
-                "minus_mismatch", f"minus {minus} does not match the remaining hands, which give {computed}", "/summary/minus"
+                Code.MINUS_MISMATCH, f"minus {minus} does not match the remaining hands, which give {computed}", "/summary/minus"
             )
     points = computed if computed is not None else list(minus)
+    # records.md: a minus-only sheet without a wish does not say how the game ended (null).
+    ended_by_jack = True if named is not None else False if remaining is not None else None
     return {
-        "scores": [-value for value in points], "minus": points, "ended_by_jack": named is not None,
+        "scores": [-value for value in points], "minus": points, "ended_by_jack": ended_by_jack,
         "next_dealer": None, "direction": None,
     }
 
@@ -396,34 +411,34 @@ def _replay_record(record: dict, players: int, dealer: int, direction: int, part
         for index, name in enumerate(hand):
             code = _card(name, f"{path}/{index}")
             if dealt[code] == COPIES:
-                raise RecordError("duplicate_card", f"{name} is dealt a third time; the deck holds it twice", f"{path}/{index}")
+                raise RecordError(Code.DUPLICATE_CARD, f"{name} is dealt a third time; the deck holds it twice", f"{path}/{index}")
             dealt[code] += 1
             held[code] += 1
         counts.append(held)
     name = record.get("upcard")
     if name is None:
-        raise RecordError("missing_member", "upcard (the first card of the discard pile) is required", "/upcard")
+        raise RecordError(Code.MISSING_MEMBER, "upcard (the first card of the discard pile) is required", "/upcard")
     upcard = _card(name, "/upcard")
     if dealt[upcard] == COPIES:
-        raise RecordError("duplicate_card", f"the upcard {name} is dealt twice already; the deck holds it twice", "/upcard")
+        raise RecordError(Code.DUPLICATE_CARD, f"the upcard {name} is dealt twice already; the deck holds it twice", "/upcard")
     dealt[upcard] += 1
     wish = record.get("upcard_wish")
     if upcard & 7 == JACK:
         if wish is None:
             raise RecordError(
-                "missing_member", f"the upcard {name} is a jack: the dealer names a suit (upcard_wish)", "/upcard_wish"
+                Code.MISSING_MEMBER, f"the upcard {name} is a jack: the dealer names a suit (upcard_wish)", "/upcard_wish"
             )
         named = _suit(wish, "/upcard_wish")
         if named == upcard >> 3:
             raise RecordError(
-                "forbidden_wish",
+                Code.FORBIDDEN_WISH,
                 f"the dealer may not name {SUIT_NAMES[named]}, the suit of the upcard {name} "
                 "(rules/maumau.md, J: as upcard any suit but its own)",
                 "/upcard_wish",
             )
     else:
         if wish is not None:
-            raise RecordError("unexpected_member", f"upcard_wish is given only when the upcard is a jack, not {name}", "/upcard_wish")
+            raise RecordError(Code.UNEXPECTED_MEMBER, f"upcard_wish is given only when the upcard is a jack, not {name}", "/upcard_wish")
         named = upcard >> 3
     events = require_list(record.get("events"), "/events", "events")
     pile = [COPIES - copies for copies in dealt]
@@ -517,12 +532,12 @@ def _replay(n, dealer, direction, hands, pile, upcard, named, events, partial) -
                 chance = False
             if phase == _TURN and not chance and 0 in sizes:
                 raise RecordError(
-                    "after_end",
+                    Code.AFTER_END,
                     f"the game ended before this event: seat {sizes.index(0)} holds no card and no effect is pending",
                     f"/events/{k}",
                 )
             if type(event) is not dict:
-                raise RecordError("bad_type", "an event must be a JSON object", f"/events/{k}")
+                raise RecordError(Code.BAD_TYPE, "an event must be a JSON object", f"/events/{k}")
             if type(seat) is not int or not 0 <= seat < n:
                 raise _bad_seat(seat, n, k)
             if play is not None:
@@ -544,11 +559,11 @@ def _replay(n, dealer, direction, hands, pile, upcard, named, events, partial) -
                     _card(play, f"/events/{k}/play")
                 hand = hands[seat]
                 if not hand[card]:
-                    raise RecordError("card_not_held", f"seat {seat} does not hold {play}", f"/events/{k}/play")
+                    raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} does not hold {play}", f"/events/{k}/play")
                 rank = card & 7
                 if phase == _SEVENS and rank != SEVEN:
                     raise RecordError(
-                        "seven_pending",
+                        Code.SEVEN_PENDING,
                         f"seat {seat} must pass the 7 chain on with a 7 or draw {chain}, not play {play} "
                         "(rules/maumau.md, 7)",
                         f"/events/{k}/play",
@@ -559,7 +574,7 @@ def _replay(n, dealer, direction, hands, pile, upcard, named, events, partial) -
                     wish = event.get("wish")
                     if wish is None:
                         raise RecordError(
-                            "missing_member", f"seat {seat} plays the jack {play} and must name a suit (wish)",
+                            Code.MISSING_MEMBER, f"seat {seat} plays the jack {play} and must name a suit (wish)",
                             f"/events/{k}/wish",
                         )
                     new_suit = SUIT_CODES.get(wish) if type(wish) is str else None
@@ -572,7 +587,7 @@ def _replay(n, dealer, direction, hands, pile, upcard, named, events, partial) -
                         raise _illegal(seat, card, top, suit, k)
                     if len(event) > 2 and event.get("wish") is not None:
                         raise RecordError(
-                            "unexpected_member", f"only a jack names a suit; {play} is not a jack", f"/events/{k}/wish"
+                            Code.UNEXPECTED_MEMBER, f"only a jack names a suit; {play} is not a jack", f"/events/{k}/wish"
                         )
                     new_suit = card >> 3
                 hand[card] -= 1
@@ -595,7 +610,7 @@ def _replay(n, dealer, direction, hands, pile, upcard, named, events, partial) -
                     wanted = 1
                     if phase == _ACE and can_play(hand, top, suit):
                         raise RecordError(
-                            "must_follow_ace",
+                            Code.MUST_FOLLOW_ACE,
                             f"seat {seat} holds a card that can go on the ace {CARD_NAMES[top]} and must play it; "
                             "only a player without one draws (rules/maumau.md, A)",
                             f"/events/{k}",
@@ -603,7 +618,7 @@ def _replay(n, dealer, direction, hands, pile, upcard, named, events, partial) -
                 if wanted > pile_n + below_n:
                     wanted = pile_n + below_n  # drawing goes as far as the cards go
                 if type(draw) is not list:
-                    raise RecordError("bad_type", "draw must be a JSON array of cards", f"/events/{k}/draw")
+                    raise RecordError(Code.BAD_TYPE, "draw must be a JSON array of cards", f"/events/{k}/draw")
                 if len(draw) != wanted:
                     raise _draw_count(seat, phase, chain, wanted, len(draw), k)
                 index = 0
@@ -632,7 +647,7 @@ def _replay(n, dealer, direction, hands, pile, upcard, named, events, partial) -
                 continue
             show = event.get("show")
             if show is None:
-                raise RecordError("bad_event", "an event holds one of play, draw or show", f"/events/{k}")
+                raise RecordError(Code.BAD_EVENT, "an event holds one of play, draw or show", f"/events/{k}")
             if len(event) > 2:
                 _one_kind(event, k)
             if seat != turn:
@@ -648,11 +663,11 @@ def _show(event: dict, k: int, seat: int, show: Any, hand: list[int], taker_hand
     """After a 9 or T: ``seat`` shows min(2, held) cards, ``taker`` takes one (rules/maumau.md)."""
     path = f"/events/{k}/show"
     if type(show) is not list:
-        raise RecordError("bad_type", "show must be a JSON array of cards", path)
+        raise RecordError(Code.BAD_TYPE, "show must be a JSON array of cards", path)
     wanted = min(2, sizes[seat])
     if len(show) != wanted:
         raise RecordError(
-            "bad_length",
+            Code.BAD_LENGTH,
             f"seat {seat} holds {sizes[seat]} card(s) and shows {wanted}, not {len(show)} (rules/maumau.md, 9 and T)",
             path,
         )
@@ -660,18 +675,18 @@ def _show(event: dict, k: int, seat: int, show: Any, hand: list[int], taker_hand
     for index, name in enumerate(show):
         code = _card(name, f"{path}/{index}")
         if hand[code] <= shown.count(code):
-            raise RecordError("card_not_held", f"seat {seat} shows {name} but does not hold it", f"{path}/{index}")
+            raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} shows {name} but does not hold it", f"{path}/{index}")
         shown.append(code)
     taken = event.get("taken")
     if not shown:
         if taken is not None:
-            raise RecordError("unexpected_member", f"seat {seat} shows no card, so nothing is taken", f"/events/{k}/taken")
+            raise RecordError(Code.UNEXPECTED_MEMBER, f"seat {seat} shows no card, so nothing is taken", f"/events/{k}/taken")
         return
     if taken is None:
-        raise RecordError("missing_member", f"seat {taker} takes one of the shown cards (taken)", f"/events/{k}/taken")
+        raise RecordError(Code.MISSING_MEMBER, f"seat {taker} takes one of the shown cards (taken)", f"/events/{k}/taken")
     code = _card(taken, f"/events/{k}/taken")
     if code not in shown:
-        raise RecordError("not_shown", f"seat {taker} takes {taken}, which seat {seat} did not show", f"/events/{k}/taken")
+        raise RecordError(Code.NOT_SHOWN, f"seat {taker} takes {taken}, which seat {seat} did not show", f"/events/{k}/taken")
     hand[code] -= 1
     sizes[seat] -= 1
     taker_hand[code] += 1
@@ -682,10 +697,10 @@ def _wedding(event: dict, k: int, seat: int, play: Any, flag: Any, chance: bool,
     """A play marked ``"wedding": true``: the counterpart of the Q/K on top, by any seat holding it,
     while its chance is open (rules/maumau.md, Q, K — weddings). Returns the card, taken from the hand."""
     if flag is not True:
-        raise RecordError("bad_type", f"wedding must be true or absent, got {flag!r}", f"/events/{k}/wedding")
+        raise RecordError(Code.BAD_TYPE, f"wedding must be true or absent, got {flag!r}", f"/events/{k}/wedding")
     if not chance:
         raise RecordError(
-            "no_wedding_chance",
+            Code.NO_WEDDING_CHANCE,
             f"seat {seat} announces a wedding, but no chance is open: a wedding answers a Q or K just played "
             f"(the top card is {CARD_NAMES[top]})",
             f"/events/{k}/wedding",
@@ -693,14 +708,14 @@ def _wedding(event: dict, k: int, seat: int, play: Any, flag: Any, chance: bool,
     card = _card(play, f"/events/{k}/play")
     if card != COUNTERPART[top]:
         raise RecordError(
-            "not_counterpart",
+            Code.NOT_COUNTERPART,
             f"seat {seat} announces a wedding with {play}; on {CARD_NAMES[top]} only {CARD_NAMES[COUNTERPART[top]]} is one",
             f"/events/{k}/play",
         )
     if not hand[card]:
-        raise RecordError("card_not_held", f"seat {seat} does not hold {play}", f"/events/{k}/play")
+        raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} does not hold {play}", f"/events/{k}/play")
     if event.get("wish") is not None:
-        raise RecordError("unexpected_member", f"only a jack names a suit; {play} is not a jack", f"/events/{k}/wish")
+        raise RecordError(Code.UNEXPECTED_MEMBER, f"only a jack names a suit; {play} is not a jack", f"/events/{k}/wish")
     hand[card] -= 1
     return card
 
@@ -708,13 +723,13 @@ def _wedding(event: dict, k: int, seat: int, play: Any, flag: Any, chance: bool,
 def _one_kind(event: dict, k: int) -> None:
     kinds = [key for key in ("play", "draw", "show") if event.get(key) is not None]
     if len(kinds) > 1:
-        raise RecordError("bad_event", f"an event holds one of play, draw or show, not {' and '.join(kinds)}", f"/events/{k}")
+        raise RecordError(Code.BAD_EVENT, f"an event holds one of play, draw or show, not {' and '.join(kinds)}", f"/events/{k}")
     if kinds[0] != "play":
         for key in ("wish", "wedding"):
             if event.get(key) is not None:
-                raise RecordError("unexpected_member", f"{key} belongs to a play, not to a {kinds[0]}", f"/events/{k}/{key}")
+                raise RecordError(Code.UNEXPECTED_MEMBER, f"{key} belongs to a play, not to a {kinds[0]}", f"/events/{k}/{key}")
     if kinds[0] != "show" and event.get("taken") is not None:
-        raise RecordError("unexpected_member", f"taken belongs to a show, not to a {kinds[0]}", f"/events/{k}/taken")
+        raise RecordError(Code.UNEXPECTED_MEMBER, f"taken belongs to a show, not to a {kinds[0]}", f"/events/{k}/taken")
 
 
 # --- error messages (off the hot path) --------------------------------------------------------------
@@ -723,10 +738,10 @@ def _one_kind(event: dict, k: int) -> None:
 def _bad_seat(seat: Any, players: int, k: int) -> RecordError:
     path = f"/events/{k}/seat"
     if seat is None:
-        return RecordError("missing_member", "every event names the acting seat", path)
+        return RecordError(Code.MISSING_MEMBER, "every event names the acting seat", path)
     if not is_int(seat):
-        return RecordError("bad_type", f"a seat is a JSON integer, got {seat!r}", path)
-    return RecordError("out_of_range", f"seats are 0..{players - 1}, got {seat}", path)
+        return RecordError(Code.BAD_TYPE, f"a seat is a JSON integer, got {seat!r}", path)
+    return RecordError(Code.OUT_OF_RANGE, f"seats are 0..{players - 1}, got {seat}", path)
 
 
 def _wrong_seat(seat: int, turn: int, phase: int, k: int) -> RecordError:
@@ -738,22 +753,22 @@ def _wrong_seat(seat: int, turn: int, phase: int, k: int) -> RecordError:
         _TOP_UP: "must draw up before showing",
         _SHOW: "must show two cards",
     }[phase]
-    return RecordError("wrong_seat", f"seat {seat} may not act here: seat {turn} {why}", f"/events/{k}/seat")
+    return RecordError(Code.WRONG_SEAT, f"seat {seat} may not act here: seat {turn} {why}", f"/events/{k}/seat")
 
 
 def _show_due(phase: int, seat: int, k: int) -> RecordError:
     if phase == _TOP_UP:
         return RecordError(
-            "draw_due", f"seat {seat} holds fewer than two cards and first draws up to two before showing "
+            Code.DRAW_DUE, f"seat {seat} holds fewer than two cards and first draws up to two before showing "
             "(rules/maumau.md, 9 and T)", f"/events/{k}",
         )
-    return RecordError("show_due", f"seat {seat} must show two cards now (rules/maumau.md, 9 and T)", f"/events/{k}")
+    return RecordError(Code.SHOW_DUE, f"seat {seat} must show two cards now (rules/maumau.md, 9 and T)", f"/events/{k}")
 
 
 def _show_unexpected(phase: int, seat: int, k: int) -> RecordError:
     if phase == _TOP_UP:
         return _show_due(phase, seat, k)
-    return RecordError("unexpected_show", f"seat {seat} shows cards, but no 9 or T asks for it", f"/events/{k}")
+    return RecordError(Code.UNEXPECTED_SHOW, f"seat {seat} shows cards, but no 9 or T asks for it", f"/events/{k}")
 
 
 def _suit_text(top: int, suit: int) -> str:
@@ -768,7 +783,7 @@ def _illegal(seat: int, card: int, top: int, suit: int, k: int) -> RecordError:
     else:
         rule = f"a card must follow {SUIT_NAMES[suit]} or the rank of the top card"
     return RecordError(
-        "illegal_play", f"seat {seat} may not play {CARD_NAMES[card]} on {_suit_text(top, suit)}: {rule} "
+        Code.ILLEGAL_PLAY, f"seat {seat} may not play {CARD_NAMES[card]} on {_suit_text(top, suit)}: {rule} "
         "(rules/maumau.md, A turn)", f"/events/{k}/play",
     )
 
@@ -779,7 +794,7 @@ def _forbidden_wish(seat: int, card: int, top: int, suit: int, named: int, k: in
     else:
         reason = f"{SUIT_NAMES[named]} is the suit of the card below ({_suit_text(top, suit)})"
     return RecordError(
-        "forbidden_wish", f"seat {seat} may not name {SUIT_NAMES[named]} with {CARD_NAMES[card]}: {reason} "
+        Code.FORBIDDEN_WISH, f"seat {seat} may not name {SUIT_NAMES[named]} with {CARD_NAMES[card]}: {reason} "
         "(rules/maumau.md, J)", f"/events/{k}/wish",
     )
 
@@ -793,12 +808,12 @@ def _draw_count(seat: int, phase: int, chain: int, wanted: int, given: int, k: i
         why = f"seat {seat} draws one card"
     if wanted < (chain if phase == _SEVENS else 1):
         why += f", and only {wanted} can be drawn"
-    return RecordError("wrong_draw_count", f"{why}, not {given} (rules/maumau.md)", f"/events/{k}/draw")
+    return RecordError(Code.WRONG_DRAW_COUNT, f"{why}, not {given} (rules/maumau.md)", f"/events/{k}/draw")
 
 
 def _not_in_pile(seat: int, name: str, k: int, index: int) -> RecordError:
     return RecordError(
-        "not_in_pile", f"seat {seat} draws {name}, but the draw pile holds no {name} at this point "
+        Code.NOT_IN_PILE, f"seat {seat} draws {name}, but the draw pile holds no {name} at this point "
         "(every copy is in a hand or on the discard pile)", f"/events/{k}/draw/{index}",
     )
 
@@ -812,4 +827,4 @@ def _not_over(phase: int, turn: int, chain: int, sizes: list[int], top: int) -> 
         what = f"seat {turn} must show two cards after {CARD_NAMES[top]}"
     else:
         what = f"every hand holds cards and seat {turn} is on turn"
-    return RecordError("game_not_over", f"the record stops before the game ends: {what}", "/events")
+    return RecordError(Code.NOT_ENDED, f"the record stops before the game ends: {what}", "/events")

@@ -16,7 +16,7 @@ from typing import NamedTuple, NoReturn
 from .common import (
     body_kind, check_claimed, require_int, require_int_list, require_length, require_list, require_object,
 )
-from .errors import RecordError
+from .errors import Code, RecordError
 
 # §Cards: five colours, digits 0–9 with the 1 and the 7 twice, points ("triangles") per digit.
 COLOURS = "RYGBK"
@@ -44,7 +44,8 @@ TRUMP_SYMBOLS = frozenset(COLOURS) | frozenset(DIGITS)
 # trump belongs to no colour).
 TRUMP = len(COLOURS)
 
-FULL_MEMBERS = ("colours", "hands", "auction", "vice_trump", "chef_trump", "partner", "tricks")
+# records.md: ``colours`` describes the deal, so it belongs to both bodies (not to the body check).
+FULL_MEMBERS = ("hands", "auction", "vice_trump", "chef_trump", "partner", "tricks")
 CHOICE_MEMBERS = ("vice_trump", "chef_trump", "partner", "tricks")
 
 
@@ -217,18 +218,19 @@ def validate(record: dict) -> dict:
     """Validate one Mü record (full or summary) and return the engine's answer (records.md)."""
     players = require_int(record, "players", "", MIN_PLAYERS, MAX_PLAYERS, "players")
     dealer = require_int(record, "dealer", "", 0, players - 1, "dealer")
-    if body_kind(record, FULL_MEMBERS) == "summary":
-        answer = _validate_summary(record, players)
+    full = body_kind(record, FULL_MEMBERS) == "full"
+    deck = _read_colours(record, players, required=full)
+    if full:
+        answer = _validate_full(record, players, dealer, deck)
     else:
-        answer = _validate_full(record, players, dealer)
+        answer = _validate_summary(record, players)
     return check_claimed(record, answer)
 
 
 # --- full records -------------------------------------------------------------------------------
 
 
-def _validate_full(record: dict, players: int, dealer: int) -> dict:
-    deck = _read_colours(record, players)
+def _validate_full(record: dict, players: int, dealer: int, deck: _Deck) -> dict:
     hand_size = HAND_SIZE[players]
     hands = _read_hands(record.get("hands"), players, hand_size, deck)
     bids, displays, crown, face_up = _run_auction(record.get("auction"), players, dealer, hands, deck)
@@ -238,7 +240,7 @@ def _validate_full(record: dict, players: int, dealer: int) -> dict:
             if record.get(key) is not None:
                 what = "a void deal" if top == 0 else "an Eklat"
                 raise RecordError(
-                    "unexpected_member",
+                    Code.UNEXPECTED_MEMBER,
                     f"{key} must be absent after {what}: the deal ends with the auction",
                     "/" + key,
                 )
@@ -250,13 +252,13 @@ def _validate_full(record: dict, players: int, dealer: int) -> dict:
     if vice is None:
         if record.get("vice_trump") is not None:
             reason = "with 3 players there is never a Vize" if players == 3 else "this deal has no Vize"
-            raise RecordError("unexpected_member", f"vice_trump must be absent: {reason} (rules/mu.md §3)", "/vice_trump")
+            raise RecordError(Code.UNEXPECTED_MEMBER, f"vice_trump must be absent: {reason} (rules/mu.md §3)", "/vice_trump")
     else:
         vice_trump = _read_trump(record, "vice_trump", "the Vize", vice, displays[vice], allow_none=False)
     chef_trump = _read_trump(record, "chef_trump", "the Chef", chef, displays[chef], allow_none=True)
     if chef_trump == vice_trump:
         raise RecordError(
-            "trump_taken",
+            Code.TRUMP_TAKEN,
             f"the Chef (seat {chef}) may not choose {_trump_text(chef_trump)}: the Vize (seat {vice}) chose it (rules/mu.md §4)",
             "/chef_trump",
         )
@@ -265,7 +267,7 @@ def _validate_full(record: dict, players: int, dealer: int) -> dict:
     if players == 3:
         if record.get("partner") is not None:
             raise RecordError(
-                "unexpected_member",
+                Code.UNEXPECTED_MEMBER,
                 "partner must be absent: with 3 players the Chef plays alone (rules/mu.md §5)",
                 "/partner",
             )
@@ -278,13 +280,14 @@ def _validate_full(record: dict, players: int, dealer: int) -> dict:
     return settle(players, chef, vice, partner, bids[chef], chef_trump, card_points)
 
 
-def _read_colours(record: dict, players: int) -> _Deck:
-    """``colours``: required with 3 players (three colours), else absent or all five."""
+def _read_colours(record: dict, players: int, required: bool) -> _Deck:
+    """``colours``: with 3 players the three in play (required in a full record, optional in a
+    summary), else absent or all five."""
     colours = record.get("colours")
     if colours is None:
-        if players == 3:
+        if players == 3 and required:
             raise RecordError(
-                "missing_member",
+                Code.MISSING_MEMBER,
                 "colours is required with 3 players: name the three colours in play",
                 "/colours",
             )
@@ -303,11 +306,11 @@ def _read_colours(record: dict, players: int) -> _Deck:
     for index, colour in enumerate(colours):
         path = f"/colours/{index}"
         if type(colour) is not str:
-            raise RecordError("bad_type", f"a colour must be a string, got {colour!r}", path)
+            raise RecordError(Code.BAD_TYPE, f"a colour must be a string, got {colour!r}", path)
         if colour not in COLOUR_NAMES:
-            raise RecordError("bad_colour", f"{colour!r} is not a colour (R, Y, G, B, K)", path)
+            raise RecordError(Code.BAD_COLOUR, f"{colour!r} is not a colour (R, Y, G, B, K)", path)
         if colour in seen:
-            raise RecordError("duplicate_colour", f"colour {colour} is named twice", path)
+            raise RecordError(Code.DUPLICATE_COLOUR, f"colour {colour} is named twice", path)
         seen.add(colour)
     return DECKS[tuple(sorted(seen))]
 
@@ -330,14 +333,14 @@ def _read_hands(hands, players: int, hand_size: int, deck: _Deck) -> list[list[s
     for seat, hand in enumerate(hands):
         path = f"/hands/{seat}"
         if type(hand) is not list:
-            raise RecordError("bad_type", f"the hand of seat {seat} must be a JSON array", path)
+            raise RecordError(Code.BAD_TYPE, f"the hand of seat {seat} must be a JSON array", path)
         require_length(hand, hand_size, path, f"the hand of seat {seat} ({players} players)")
         for index, name in enumerate(hand):
             _check_card(name, deck, f"{path}/{index}")
             dealt[name] += 1
             if dealt[name] > CARD_COPIES[name]:
                 raise RecordError(
-                    "too_many_copies",
+                    Code.DUPLICATE_CARD,
                     f"{name} is dealt more often than the deck holds it ({CARD_COPIES[name]}); seat {seat} has one too many",
                     f"{path}/{index}",
                 )
@@ -347,12 +350,12 @@ def _read_hands(hands, players: int, hand_size: int, deck: _Deck) -> list[list[s
 def _check_card(name, deck: _Deck, path: str) -> None:
     """Reject a text that is not a card in play, saying why."""
     if type(name) is not str:
-        raise RecordError("bad_type", f"a card must be a string such as 'R7', got {name!r}", path)
+        raise RecordError(Code.BAD_TYPE, f"a card must be a string such as 'R7', got {name!r}", path)
     if name in deck.names:
         return
     if name in CARD_COPIES:
-        raise RecordError("colour_not_in_play", f"{name}: {COLOUR_NAMES[name[0]]} is not in play in this deal", path)
-    raise RecordError("bad_card", f"{name!r} is not a Mü card (a colour R, Y, G, B, K and a digit 0-9, such as 'R7')", path)
+        raise RecordError(Code.COLOUR_NOT_IN_PLAY, f"{name}: {COLOUR_NAMES[name[0]]} is not in play in this deal", path)
+    raise RecordError(Code.BAD_CARD, f"{name!r} is not a Mü card (a colour R, Y, G, B, K and a digit 0-9, such as 'R7')", path)
 
 
 def _run_auction(auction, players: int, dealer: int, hands: list[list[str]], deck: _Deck):
@@ -370,13 +373,13 @@ def _run_auction(auction, players: int, dealer: int, hands: list[list[str]], dec
     for index, action in enumerate(auction):
         if passes == players:
             raise RecordError(
-                "after_end",
+                Code.AFTER_END,
                 f"the auction ended with {players} passes in a row before this action",
                 f"/auction/{index}",
             )
         if type(action) is not list:
             raise RecordError(
-                "bad_type",
+                Code.BAD_TYPE,
                 "an auction action must be a JSON array (the cards put out; [] is a pass)",
                 f"/auction/{index}",
             )
@@ -387,7 +390,7 @@ def _run_auction(auction, players: int, dealer: int, hands: list[list[str]], dec
             bid = bids[seat] + len(action)
             if bid > top + 1:
                 raise RecordError(
-                    "overbid",
+                    Code.OVERBID,
                     f"seat {seat} puts out {len(action)} card(s) for a bid of {bid}, but the highest bid before "
                     f"was {top}, so at most {top + 1} (rules/mu.md §1)",
                     f"/auction/{index}",
@@ -400,7 +403,7 @@ def _run_auction(auction, players: int, dealer: int, hands: list[list[str]], dec
             except ValueError:
                 path = f"/auction/{index}/{held - len(hand)}"  # the cards before it did leave the hand
                 _check_card(name, deck, path)
-                raise RecordError("card_not_held", f"seat {seat} puts out {name} but does not hold it in hand", path) from None
+                raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} puts out {name} but does not hold it in hand", path) from None
             displays[seat] += action
             bids[seat] = bid
             # The crown (§1): a raise takes it face up, drawing level takes it face down.
@@ -412,7 +415,7 @@ def _run_auction(auction, players: int, dealer: int, hands: list[list[str]], dec
         if seat == players:
             seat = 0
     if passes < players:
-        raise RecordError("auction_not_ended", f"the auction stops before {players} passes in a row end it", "/auction")
+        raise RecordError(Code.NOT_ENDED, f"the auction stops before {players} passes in a row end it", "/auction")
     return bids, displays, crown, face_up
 
 
@@ -426,12 +429,12 @@ def _trump_text(trump: str) -> str:
 
 def _trump_value(value, path: str, allow_none: bool) -> str:
     if value is None:
-        raise RecordError("missing_member", f"{path.rsplit('/', 1)[1]} is required", path)
+        raise RecordError(Code.MISSING_MEMBER, f"{path.rsplit('/', 1)[1]} is required", path)
     if type(value) is not str:
-        raise RecordError("bad_type", f"a trump must be a string (a colour letter or a digit), got {value!r}", path)
+        raise RecordError(Code.BAD_TYPE, f"a trump must be a string (a colour letter or a digit), got {value!r}", path)
     if value not in TRUMP_SYMBOLS and not (allow_none and value == NO_TRUMP):
         allowed = "a colour letter, a digit or 'none'" if allow_none else "a colour letter or a digit"
-        raise RecordError("bad_trump", f"{value!r} is not a trump: {allowed}", path)
+        raise RecordError(Code.BAD_TRUMP, f"{value!r} is not a trump: {allowed}", path)
     return value
 
 
@@ -441,7 +444,7 @@ def _read_trump(record: dict, key: str, role: str, seat: int, display: list[str]
     trump = _trump_value(record.get(key), path, allow_none)
     if trump != NO_TRUMP and TRUMP_CARDS[trump].isdisjoint(display):
         raise RecordError(
-            "trump_not_in_display",
+            Code.TRUMP_NOT_IN_DISPLAY,
             f"{role} (seat {seat}) may choose only a colour or digit of his display ({', '.join(display)}), "
             f"not {_trump_text(trump)} (rules/mu.md §4)",
             path,
@@ -452,9 +455,9 @@ def _read_trump(record: dict, key: str, role: str, seat: int, display: list[str]
 def _check_partner(partner: int, chef: int, vice: int | None, path: str) -> None:
     """§5: the Chef names a partner other than himself, never the Vize."""
     if partner == chef:
-        raise RecordError("partner_is_chef", f"the Chef (seat {chef}) cannot be his own partner (rules/mu.md §5)", path)
+        raise RecordError(Code.PARTNER_IS_CHEF, f"the Chef (seat {chef}) cannot be his own partner (rules/mu.md §5)", path)
     if partner == vice:
-        raise RecordError("partner_is_vice", f"the Chef may not name the Vize (seat {vice}) as partner (rules/mu.md §5)", path)
+        raise RecordError(Code.PARTNER_IS_VICE, f"the Chef may not name the Vize (seat {vice}) as partner (rules/mu.md §5)", path)
 
 
 def _play_tricks(tricks, players: int, hand_size: int, hands: list[list[str]], chef: int,
@@ -474,10 +477,10 @@ def _play_tricks(tricks, players: int, hand_size: int, hands: list[list[str]], c
     leader = chef
     for number, trick in enumerate(tricks):
         if type(trick) is not list:
-            raise RecordError("bad_type", f"trick {number} must be a JSON array of cards", f"/tricks/{number}")
+            raise RecordError(Code.BAD_TYPE, f"trick {number} must be a JSON array of cards", f"/tricks/{number}")
         if len(trick) != players:
             raise RecordError(
-                "bad_length",
+                Code.BAD_LENGTH,
                 f"trick {number} must have {players} cards, one per seat, got {len(trick)}",
                 f"/tricks/{number}",
             )
@@ -510,7 +513,7 @@ def _play_tricks(tricks, players: int, hand_size: int, hands: list[list[str]], c
 def _reject_play(number: int, position: int, seat: int, name, deck: _Deck) -> NoReturn:
     path = f"/tricks/{number}/{position}"
     _check_card(name, deck, path)
-    raise RecordError("card_not_held", f"seat {seat} plays {name} in trick {number} but does not hold it", path)
+    raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} plays {name} in trick {number} but does not hold it", path)
 
 
 def _reject_follow(number: int, trick: list, position: int, seat: int, hand: list[str], led: int,
@@ -523,7 +526,7 @@ def _reject_follow(number: int, trick: list, position: int, seat: int, hand: lis
         rule = f"{lead} leads {colour}, so a {colour} card that is not a trump must be played"
     options = sorted(set(hand) & tables.suit_cards[led])
     raise RecordError(
-        "illegal_follow",
+        Code.ILLEGAL_FOLLOW,
         f"seat {seat} plays {trick[position]} in trick {number}: {rule} while he holds {', '.join(options)} (rules/mu.md §6)",
         f"/tricks/{number}/{position}",
     )
@@ -547,21 +550,21 @@ def _validate_summary(record: dict, players: int) -> dict:
 
     def absent(key: str, reason: str) -> None:
         if summary.get(key) is not None:
-            raise RecordError("unexpected_member", f"{key} must be absent: {reason}", "/summary/" + key)
+            raise RecordError(Code.UNEXPECTED_MEMBER, f"{key} must be absent: {reason}", "/summary/" + key)
 
     # chef
     if played:
         chef = require_int(summary, "chef", "/summary", 0, players - 1, "chef")
         if chef != top_seats[0]:
             raise RecordError(
-                "chef_not_top",
+                Code.CHEF_NOT_TOP,
                 f"the Chef is the unique top bidder, seat {top_seats[0]} with {top}, not seat {chef}",
                 "/summary/chef",
             )
     else:
         chef = summary.get("chef")
         if chef is not None:
-            raise RecordError("chef_not_top", f"chef must be null: there is no Chef after {ended}", "/summary/chef")
+            raise RecordError(Code.CHEF_NOT_TOP, f"chef must be null: there is no Chef after {ended}", "/summary/chef")
 
     # vice
     vice = None
@@ -580,7 +583,7 @@ def _validate_summary(record: dict, players: int) -> dict:
                 else:
                     reason = f"the Vize is among the second bidders ({', '.join(map(str, seconds))} with {second})"
                 raise RecordError(
-                    "vice_not_second",
+                    Code.VICE_NOT_SECOND,
                     f"seat {vice} cannot be the Vize: {reason} (rules/mu.md §3)",
                     "/summary/vice",
                 )
@@ -590,7 +593,7 @@ def _validate_summary(record: dict, players: int) -> dict:
         provocateur = require_int(summary, "provocateur", "/summary", 0, players - 1, "provocateur")
         if provocateur not in top_seats:
             raise RecordError(
-                "provocateur_not_top",
+                Code.PROVOCATEUR_NOT_TOP,
                 f"the provocateur is one of the top bidders ({', '.join(map(str, top_seats))} with {top}), not seat {provocateur}",
                 "/summary/provocateur",
             )
@@ -607,7 +610,7 @@ def _validate_summary(record: dict, players: int) -> dict:
         chef_trump = _trump_value(summary.get("chef_trump"), "/summary/chef_trump", allow_none=True)
         if chef_trump == vice_trump:
             raise RecordError(
-                "trump_taken",
+                Code.TRUMP_TAKEN,
                 f"the Chef may not choose {_trump_text(chef_trump)}: the Vize chose it (rules/mu.md §4)",
                 "/summary/chef_trump",
             )
@@ -631,7 +634,7 @@ def _validate_summary(record: dict, players: int) -> dict:
         if sum(card_points) != due:
             reason = f"{in_play} points are in play with {players} players" if played else after_end
             raise RecordError(
-                "card_points_sum",
+                Code.CARD_POINTS_SUM,
                 f"card_points must sum to {due}, got {sum(card_points)}: {reason}",
                 "/summary/card_points",
             )
