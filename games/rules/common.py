@@ -26,13 +26,21 @@ def present(record: dict, key: str) -> bool:
 
 
 def require_int(record: dict, key: str, path: str, low: int, high: int, what: str) -> int:
+    """The member ``key`` of ``record`` (at ``path``): a JSON integer between ``low`` and ``high``."""
     value = record.get(key)
+    if type(value) is int and low <= value <= high:
+        return value
+    return check_int(value, f"{path}/{key}", low, high, what)
+
+
+def check_int(value: Any, path: str, low: int, high: int, what: str) -> int:
+    """A required JSON integer between ``low`` and ``high``; ``path`` points at it."""
     if value is None:
-        raise RecordError(Code.MISSING_MEMBER, f"{what} is required", f"{path}/{key}")
+        raise RecordError(Code.MISSING_MEMBER, f"{what} is required", path)
     if not is_int(value):
-        raise RecordError(Code.BAD_TYPE, f"{what} must be a JSON integer, got {value!r}", f"{path}/{key}")
+        raise RecordError(Code.BAD_TYPE, f"{what} must be a JSON integer, got {value!r}", path)
     if not low <= value <= high:
-        raise RecordError(Code.OUT_OF_RANGE, f"{what} must be between {low} and {high}, got {value}", f"{path}/{key}")
+        raise RecordError(Code.OUT_OF_RANGE, f"{what} must be between {low} and {high}, got {value}", path)
     return value
 
 
@@ -76,8 +84,9 @@ def body_kind(record: dict, full_members: Iterable[str]) -> str:
 
     A record with both bodies is rejected at its first full-body member; with neither at ``""``.
     """
-    full = [key for key in full_members if present(record, key)]
-    summary = present(record, "summary")
+    get = record.get
+    full = [key for key in full_members if get(key) is not None]
+    summary = get("summary") is not None
     if full and summary:
         raise RecordError(Code.BOTH_BODIES, "a record has either a full body or a summary, not both", "/" + escape(full[0]))
     if summary:
