@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ..catalog import GAMES
 from .common import body_kind, check_claimed, escape, is_int, require_int, require_length, require_list, require_object
 from .errors import Code, RecordError
 
@@ -20,6 +21,7 @@ COLOUR_NAMES = {"B": "blue", "G": "green", "R": "red", "Y": "yellow"}
 HAND_SIZE = 14  # rules/list-und-tuecke.md, Cards: 14 cards each whatever the player count
 TRICKS = 14
 FULL_MEMBERS = ("hands", "tricks")
+MIN_PLAYERS, MAX_PLAYERS = GAMES["lut"].min_players, GAMES["lut"].max_players
 
 
 @dataclass(frozen=True)
@@ -100,9 +102,12 @@ def stacks_shape(open_stacks, discarded: int) -> dict:
 
 
 class Round:
-    """One round being replayed: hands, collected stacks, the next leader (like a chess board).
+    """One round being replayed: hands, collected stacks, the next leader (python-chess's ``Board``).
 
-    ``play`` applies one trick; paths are built only when an error is raised.
+    ``push(trick)`` applies the next trick (records.md: ``cards``, ``pick``, ``keep``); errors point
+    into the record, counting the tricks pushed before; paths are built only when an error is
+    raised. ``phase`` is ``"tricks"`` while tricks are due, ``"over"`` after the 14th or a trick
+    that stopped short. After an error the round is not to be used any further.
     """
 
     def __init__(self, deck: Deck, dealer: int, hands: list[set[int]]) -> None:
@@ -116,12 +121,19 @@ class Round:
         self.open = [[0, 0, 0, 0] for _ in range(deck.players)]
         self.kept: list[int | None] = [None] * deck.players  # bit mask of the two kept colours
         self.discarded = [0] * deck.players
-        self.tricks = 0
+        self.tricks = 0  # full tricks played
+        self.read = 0  # tricks pushed (a short last one included)
         self.ended = False
         self.early_end = False
 
+    @property
+    def phase(self) -> str:
+        return "over" if self.ended else "tricks"
+
     # One trick ------------------------------------------------------------------------------------
-    def play(self, trick, t: int) -> None:
+    def push(self, trick) -> None:
+        t = self.read
+        self.read = t + 1
         if self.ended:
             raise RecordError(
                 Code.AFTER_END,
@@ -405,9 +417,9 @@ def validate_full(record: dict, deck: Deck, dealer: int) -> dict:
     hands = read_hands(record.get("hands"), deck)
     tricks = require_list(record.get("tricks"), "/tricks", "tricks")
     round_ = Round(deck, dealer, hands)
-    play = round_.play
-    for t, trick in enumerate(tricks):
-        play(trick, t)
+    push = round_.push
+    for trick in tricks:
+        push(trick)
     if not round_.ended:
         raise RecordError(
             Code.NOT_ENDED,
@@ -513,7 +525,7 @@ def _read_stacks(entry, path: str, seat: int, deck: Deck) -> tuple[list[int], in
 
 def validate(record: dict) -> dict:
     """Validate one LuT round record (``game`` already checked) and return the engine's answer."""
-    players = require_int(record, "players", "", 4, 6, "players")
+    players = require_int(record, "players", "", MIN_PLAYERS, MAX_PLAYERS, "players")
     dealer = require_int(record, "dealer", "", 0, players - 1, "dealer")
     deck = DECKS[players]
     if body_kind(record, FULL_MEMBERS) == "full":

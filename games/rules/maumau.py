@@ -9,10 +9,11 @@ A card is an int in the hot loop: ``suit * 8 + rank`` with suits ``C S H D`` and
 under its top card are lists of 32 counts: the two copies of a card are indistinguishable and the
 order of the draw pile is unknown, so a drawn card is legal while the pile still holds a copy.
 
-A full record is replayed event by event by ``_replay``: one loop that puts a card on the discard
-pile (the upcard as the dealer's play, then every play) and reads the draws and shows up to the
-next play. Its state is a handful of locals: the phase (what the next event must be), the seat
-that acts, the 7 chain, whether a wedding chance is open, and who shows and takes after a 9 or T.
+A full record is replayed event by event on a ``Game`` (python-chess's ``Board``): ``push`` is one
+loop that puts a card on the discard pile (the upcard as the dealer's play, then every play) and
+reads the draws and shows up to the next play. Its state: the phase (what the next event must be),
+the seat that acts, the 7 chain, whether a wedding chance is open, and who shows and takes after a
+9 or T. Whether a card may go on the discard pile is ``is_legal``, for validation as for anyone.
 
 Decisions where the rules and records.md are silent (each is cited where it is applied):
 - Unwritten chances: a wedding chance stays open exactly until the next event; if that event is
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from ..catalog import GAMES
 from .common import (
     body_kind, check_claimed, is_int, require_int, require_int_list, require_length, require_list, require_object,
 )
@@ -55,7 +57,7 @@ HAND_SIZE = 8
 # none), a jack counts 2 (eight jacks: +8), and a jack's ending doubles a value.
 MOST_RAW_MINUS = DECK_SIZE - 1 + 4 * COPIES
 MOST_MINUS = 2 * MOST_RAW_MINUS
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
+MIN_PLAYERS, MAX_PLAYERS = GAMES["maumau"].min_players, GAMES["maumau"].max_players
 JACKS = tuple(suit * 8 + JACK for suit in range(4))
 EIGHT_NAMES = frozenset(CARD_NAMES[suit * 8 + EIGHT] for suit in range(4))
 # Weddings: the counterpart of a Q is the K of its suit and vice versa; other cards have none.
@@ -66,7 +68,7 @@ COUNTERPART = tuple(
 FULL_MEMBERS = ("hands", "upcard", "upcard_wish", "events")
 
 # What the next event must be (the state of the replay).
-_TURN, _SEVENS, _EIGHT, _ACE, _TOP_UP, _SHOW = range(6)
+TURN, SEVENS, EIGHT_PENDING, ACE_PENDING, TOP_UP, SHOW = range(6)
 PENDING_NAMES = (None, "seven", "eight", "ace", "top_up", "show")
 
 
@@ -112,20 +114,6 @@ class Table(NamedTuple):
     chain: int  # cards a pending 7 chain draws
 
 
-class _State(NamedTuple):
-    hands: list[list[int]]
-    sizes: list[int]
-    pile: list[int]
-    below: list[int]
-    top: int
-    suit: int
-    direction: int
-    turn: int
-    phase: int
-    chance: bool
-    chain: int
-
-
 # --- entry points ---------------------------------------------------------------------------------
 
 
@@ -135,7 +123,7 @@ def validate(record: dict) -> dict:
     if body_kind(record, FULL_MEMBERS) == "summary":
         answer = _summary(record["summary"], players)
     else:
-        answer = _answer(_replay_record(record, players, dealer, direction, partial=False))
+        answer = _read_game(record, players, dealer, direction).result()
     return check_claimed(record, answer)
 
 
@@ -148,15 +136,18 @@ def replay(record: dict, *, partial: bool = False) -> Table:
     players, dealer, direction = _head(record)
     if body_kind(record, FULL_MEMBERS) != "full":
         raise RecordError(Code.NO_BODY, "replay needs a full record", "")
-    state = _replay_record(record, players, dealer, direction, partial=partial)
+    game = _read_game(record, players, dealer, direction)
+    if partial:
+        turn, pending, chain = game.turn, game.pending, game.chain if game.phase == SEVENS else 0
+    else:
+        turn, pending, chain = game.result()["next_dealer"], None, 0
 
     def names(counts: list[int]) -> list[str]:
         return [CARD_NAMES[code] for code in range(32) for _ in range(counts[code])]
 
-    pending = PENDING_NAMES[state.phase] or ("wedding" if state.chance else None)
     return Table(
-        [names(hand) for hand in state.hands], names(state.pile), names(state.below), CARD_NAMES[state.top],
-        SUITS[state.suit], state.direction, state.turn, pending, state.chain if state.phase == _SEVENS else 0,
+        [names(hand) for hand in game.hands], names(game.pile), names(game.below), CARD_NAMES[game.top],
+        SUITS[game.suit], game.direction, turn, pending, chain,
     )
 
 
@@ -386,19 +377,11 @@ def _summary(summary: Any, players: int) -> dict:
     }
 
 
-def _answer(state: _State) -> dict:
-    named = state.suit if state.top & 7 == JACK else None
-    minus = [minus_points(hand, size, named) for hand, size in zip(state.hands, state.sizes)]
-    return {
-        "scores": [-value for value in minus], "minus": minus, "ended_by_jack": named is not None,
-        "next_dealer": state.turn, "direction": state.direction,
-    }
-
-
 # --- the full record --------------------------------------------------------------------------------
 
 
-def _replay_record(record: dict, players: int, dealer: int, direction: int, partial: bool) -> _State:
+def _read_game(record: dict, players: int, dealer: int, direction: int) -> Game:
+    """The deal of a full record, then its events pushed on a ``Game``."""
     hands = require_list(record.get("hands"), "/hands", "hands")
     require_length(hands, players, "/hands", "hands (one per player)")
     dealt = [0] * 32
@@ -442,221 +425,278 @@ def _replay_record(record: dict, players: int, dealer: int, direction: int, part
         named = upcard >> 3
     events = require_list(record.get("events"), "/events", "events")
     pile = [COPIES - copies for copies in dealt]
-    return _replay(players, dealer, direction, counts, pile, upcard, named, events, partial)
+    game = Game(players, dealer, direction, counts, pile, upcard, named)
+    game.push(*events)
+    return game
 
 
-def _replay(n, dealer, direction, hands, pile, upcard, named, events, partial) -> _State:
-    """Replay the events (rules/maumau.md); the pointers of the errors follow records.md."""
-    sizes = [HAND_SIZE] * n
-    pile_n = sum(pile)
-    below = [0] * 32
-    below_n = 0
-    top = -1
-    suit = -1
-    phase = _TURN
-    turn = dealer
-    chain = 0
-    chance = False  # a wedding chance is open on the top card
-    shower = taker = after = 0  # after a 9 or T: who shows, who takes, who is on turn afterwards
-    count = len(events)
-    codes = CARD_CODES
-    k = -1
-    # The upcard counts as played by the dealer, with its full effect (rules/maumau.md, Deal).
-    card, seat, new_suit, wedding = upcard, dealer, named, False
-    while True:
-        # --- a card goes on the discard pile: reversal, then its effect (rules/maumau.md) ---------
-        if card == top:
-            direction = -direction  # an identical card reverses before its effect
-        if top >= 0:
-            below[top] += 1
-            below_n += 1
-        top = card
-        suit = new_suit
-        rank = card & 7
-        if wedding:
-            # A wedding opens a new chance starting with its announcer; if nobody answers it, the
-            # announcer is on turn.
-            turn = seat
-        elif rank == SEVEN:
-            chain = chain + 1 if phase == _SEVENS else 1
-            phase = _SEVENS
-            turn = (seat + direction) % n
-        elif rank == EIGHT:
-            phase = _EIGHT
-            turn = (seat + direction) % n
-        elif rank == NINE:
-            # The 9's player shows two cards to the next player, who takes one and is on turn.
-            shower, taker = seat, (seat + direction) % n
-            turn, after = seat, taker
-            phase = _TOP_UP if sizes[seat] < 2 else _SHOW
-        elif rank == TEN:
-            # The next player shows two cards to the ten's player, who takes one; the shower is on turn.
-            shower, taker = (seat + direction) % n, seat
-            turn = after = shower
-            phase = _TOP_UP if sizes[shower] < 2 else _SHOW
-        elif rank == ACE:
-            phase = _ACE
-            turn = seat
+class Game:
+    """One game replayed event by event, like python-chess's ``Board``.
+
+    ``push(*events)`` applies events (records.md) in order; the pointers of the errors follow
+    records.md, counting the events pushed before. Several events at once run through the loop with
+    the state in local variables (the hot loop); one at a time gives the same result. The explicit
+    phase is ``phase`` (what the next event must be: ``TURN``, ``SEVENS``, ``EIGHT_PENDING``, ``ACE_PENDING``,
+    ``TOP_UP``, ``SHOW``; ``pending`` names it) with ``chance`` (a wedding chance is open) and
+    ``turn`` (the seat that acts). The upcard is the dealer's play, laid when the game is set up.
+    ``result()`` is the answer once the events end the game. After an error the game is not to be
+    used any further.
+    """
+
+    __slots__ = (
+        "players", "hands", "sizes", "pile", "pile_n", "below", "below_n", "top", "suit", "direction", "turn",
+        "phase", "chain", "chance", "shower", "taker", "after", "read", "_laying",
+    )
+
+    def __init__(self, players: int, dealer: int, direction: int, hands: list[list[int]], pile: list[int],
+                 upcard: int, named: int) -> None:
+        self.players = players
+        self.hands = hands  # per seat, 32 counts
+        self.sizes = [HAND_SIZE] * players
+        self.pile = pile  # the draw pile, 32 counts (its order is unknown)
+        self.pile_n = sum(pile)
+        self.below = [0] * 32  # the discard pile under its top card
+        self.below_n = 0
+        self.top = -1
+        self.suit = -1  # the suit to follow: the one named under a jack, else the top card's
+        self.direction = direction
+        self.turn = dealer
+        self.phase = TURN
+        self.chain = 0  # the cards a pending 7 chain draws
+        self.chance = False  # a wedding chance is open on the top card
+        self.shower = self.taker = self.after = 0  # after a 9 or T: who shows, who takes, who is on turn then
+        self.read = 0  # events pushed
+        # The upcard counts as played by the dealer, with its full effect (rules/maumau.md, Deal).
+        self._laying = (upcard, dealer, named, False)
+        self.push()
+
+    @property
+    def pending(self) -> str | None:
+        """What is pending: "seven", "eight", "ace", "top_up", "show", "wedding" or None."""
+        return PENDING_NAMES[self.phase] or ("wedding" if self.chance else None)
+
+    def result(self) -> dict:
+        """The engine's answer (records.md); the events pushed must have ended the game."""
+        phase, turn = self.phase, self.turn
+        if phase == EIGHT_PENDING:
+            turn = (turn + self.direction) % self.players  # not passed on: the affected player is skipped
+            phase = TURN
+        if phase != TURN or 0 not in self.sizes:
+            raise _not_over(phase, turn, self.chain, self.sizes, self.top)
+        named = self.suit if self.top & 7 == JACK else None
+        minus = [minus_points(hand, size, named) for hand, size in zip(self.hands, self.sizes)]
+        return {
+            "scores": [-value for value in minus], "minus": minus, "ended_by_jack": named is not None,
+            "next_dealer": turn, "direction": self.direction,
+        }
+
+    def push(self, *events: Any) -> None:
+        n = self.players
+        hands, sizes, pile, pile_n, below, below_n = self.hands, self.sizes, self.pile, self.pile_n, self.below, self.below_n
+        top, suit, direction, turn, phase = self.top, self.suit, self.direction, self.turn, self.phase
+        chain, chance, shower, taker, after = self.chain, self.chance, self.shower, self.taker, self.after
+        codes = CARD_CODES
+        count = len(events)
+        k = self.read - 1  # the event's index in the record
+        i = -1  # its index in ``events``
+        laying = self._laying
+        if laying is None:
+            card = top
         else:
-            phase = _TURN
-            turn = (seat + direction) % n
-            if rank != JACK:
-                chance = True  # a Q or K: anyone may answer with its counterpart
-        # --- read the events up to the next play --------------------------------------------------
+            card, seat, new_suit, wedding = laying
+            self._laying = None
+        lay = laying is not None
         while True:
-            k += 1
-            if k == count:
-                if partial:
-                    return _State(hands, sizes, pile, below, top, suit, direction, turn, phase, chance, chain)
-                if phase == _EIGHT:
-                    turn = (turn + direction) % n  # not passed on: the affected player is skipped
-                    phase = _TURN
-                if phase != _TURN or 0 not in sizes:
-                    raise _not_over(phase, turn, chain, sizes, top)
-                return _State(hands, sizes, pile, below, top, suit, direction, turn, phase, False, chain)
-            event = events[k]
-            if type(event) is dict:
-                seat = event.get("seat")
-                play = event.get("play")
-                wedding = event.get("wedding") if play is not None else None
-            else:
-                seat = play = wedding = None
-            # Chances that nobody takes are not written: an 8 the affected player does not pass on
-            # skips him; a wedding chance not answered by the next event is closed.
-            if phase == _EIGHT and not (
-                seat == turn and wedding is not True and type(play) is str and play in EIGHT_NAMES
-            ):
-                turn = (turn + direction) % n
-                phase = _TURN
-            if chance and wedding is not True:
-                chance = False
-            if phase == _TURN and not chance and 0 in sizes:
-                raise RecordError(
-                    Code.AFTER_END,
-                    f"the game ended before this event: seat {sizes.index(0)} holds no card and no effect is pending",
-                    f"/events/{k}",
-                )
-            if type(event) is not dict:
-                raise RecordError(Code.BAD_TYPE, "an event must be a JSON object", f"/events/{k}")
-            if type(seat) is not int or not 0 <= seat < n:
-                raise _bad_seat(seat, n, k)
-            if play is not None:
-                if len(event) > 2:
-                    _one_kind(event, k)
-                if wedding is not None and wedding is not False:
-                    card = _wedding(event, k, seat, play, wedding, chance, top, hands[seat])
-                    sizes[seat] -= 1
-                    new_suit = card >> 3
-                    wedding = True
-                    break
-                wedding = False
-                if seat != turn:
-                    raise _wrong_seat(seat, turn, phase, k)
-                if phase >= _TOP_UP:
-                    raise _show_due(phase, seat, k)
-                card = codes.get(play) if type(play) is str else None
-                if card is None:
-                    _card(play, f"/events/{k}/play")
-                hand = hands[seat]
-                if not hand[card]:
-                    raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} does not hold {play}", f"/events/{k}/play")
+            if lay:
+                if card == top:
+                    direction = -direction  # an identical card reverses before its effect
+                if top >= 0:
+                    below[top] += 1
+                    below_n += 1
+                top = card
+                suit = new_suit
                 rank = card & 7
-                if phase == _SEVENS and rank != SEVEN:
-                    raise RecordError(
-                        Code.SEVEN_PENDING,
-                        f"seat {seat} must pass the 7 chain on with a 7 or draw {chain}, not play {play} "
-                        "(rules/maumau.md, 7)",
-                        f"/events/{k}/play",
-                    )
-                if rank == JACK:
-                    if card != top and (top & 7 == JACK or card >> 3 == suit):
-                        raise _illegal(seat, card, top, suit, k)
-                    wish = event.get("wish")
-                    if wish is None:
-                        raise RecordError(
-                            Code.MISSING_MEMBER, f"seat {seat} plays the jack {play} and must name a suit (wish)",
-                            f"/events/{k}/wish",
-                        )
-                    new_suit = SUIT_CODES.get(wish) if type(wish) is str else None
-                    if new_suit is None:
-                        _suit(wish, f"/events/{k}/wish")
-                    if new_suit == card >> 3 or (card != top and new_suit == suit):
-                        raise _forbidden_wish(seat, card, top, suit, new_suit, k)
+                if wedding:
+                    # A wedding opens a new chance starting with its announcer; if nobody answers it, the
+                    # announcer is on turn.
+                    turn = seat
+                elif rank == SEVEN:
+                    chain = chain + 1 if phase == SEVENS else 1
+                    phase = SEVENS
+                    turn = (seat + direction) % n
+                elif rank == EIGHT:
+                    phase = EIGHT_PENDING
+                    turn = (seat + direction) % n
+                elif rank == NINE:
+                    # The 9's player shows two cards to the next player, who takes one and is on turn.
+                    shower, taker = seat, (seat + direction) % n
+                    turn, after = seat, taker
+                    phase = TOP_UP if sizes[seat] < 2 else SHOW
+                elif rank == TEN:
+                    # The next player shows two cards to the ten's player, who takes one; the shower is on turn.
+                    shower, taker = (seat + direction) % n, seat
+                    turn = after = shower
+                    phase = TOP_UP if sizes[shower] < 2 else SHOW
+                elif rank == ACE:
+                    phase = ACE_PENDING
+                    turn = seat
                 else:
-                    if card >> 3 != suit and rank != top & 7:
-                        raise _illegal(seat, card, top, suit, k)
-                    if len(event) > 2 and event.get("wish") is not None:
+                    phase = TURN
+                    turn = (seat + direction) % n
+                    if rank != JACK:
+                        chance = True  # a Q or K: anyone may answer with its counterpart
+            lay = True
+            # --- read the events up to the next play --------------------------------------------------
+            while True:
+                k += 1
+                i += 1
+                if i == count:
+                    self.pile, self.pile_n, self.below, self.below_n = pile, pile_n, below, below_n
+                    self.top, self.suit, self.direction, self.turn, self.phase = top, suit, direction, turn, phase
+                    self.chain, self.chance, self.shower, self.taker, self.after = chain, chance, shower, taker, after
+                    self.read = k
+                    return
+                event = events[i]
+                if type(event) is dict:
+                    seat = event.get("seat")
+                    play = event.get("play")
+                    wedding = event.get("wedding") if play is not None else None
+                else:
+                    seat = play = wedding = None
+                # Chances that nobody takes are not written: an 8 the affected player does not pass on
+                # skips him; a wedding chance not answered by the next event is closed.
+                if phase == EIGHT_PENDING and not (
+                    seat == turn and wedding is not True and type(play) is str and play in EIGHT_NAMES
+                ):
+                    turn = (turn + direction) % n
+                    phase = TURN
+                if chance and wedding is not True:
+                    chance = False
+                if phase == TURN and not chance and 0 in sizes:
+                    raise RecordError(
+                        Code.AFTER_END,
+                        f"the game ended before this event: seat {sizes.index(0)} holds no card and no effect is pending",
+                        f"/events/{k}",
+                    )
+                if type(event) is not dict:
+                    raise RecordError(Code.BAD_TYPE, "an event must be a JSON object", f"/events/{k}")
+                if type(seat) is not int or not 0 <= seat < n:
+                    raise _bad_seat(seat, n, k)
+                if play is not None:
+                    if len(event) > 2:
+                        _one_kind(event, k)
+                    if wedding is not None and wedding is not False:
+                        card = _wedding(event, k, seat, play, wedding, chance, top, hands[seat])
+                        sizes[seat] -= 1
+                        new_suit = card >> 3
+                        wedding = True
+                        break
+                    wedding = False
+                    if seat != turn:
+                        raise _wrong_seat(seat, turn, phase, k)
+                    if phase >= TOP_UP:
+                        raise _show_due(phase, seat, k)
+                    card = codes.get(play) if type(play) is str else None
+                    if card is None:
+                        _card(play, f"/events/{k}/play")
+                    hand = hands[seat]
+                    if not hand[card]:
+                        raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} does not hold {play}", f"/events/{k}/play")
+                    rank = card & 7
+                    if phase == SEVENS and rank != SEVEN:
                         raise RecordError(
-                            Code.UNEXPECTED_MEMBER, f"only a jack names a suit; {play} is not a jack", f"/events/{k}/wish"
+                            Code.SEVEN_PENDING,
+                            f"seat {seat} must pass the 7 chain on with a 7 or draw {chain}, not play {play} "
+                            "(rules/maumau.md, 7)",
+                            f"/events/{k}/play",
                         )
-                    new_suit = card >> 3
-                hand[card] -= 1
-                sizes[seat] -= 1
-                break
-            draw = event.get("draw")
-            if draw is not None:
+                    if not is_legal(card, top, suit):
+                        raise _illegal(seat, card, top, suit, k)
+                    if rank == JACK:
+                        wish = event.get("wish")
+                        if wish is None:
+                            raise RecordError(
+                                Code.MISSING_MEMBER, f"seat {seat} plays the jack {play} and must name a suit (wish)",
+                                f"/events/{k}/wish",
+                            )
+                        new_suit = SUIT_CODES.get(wish) if type(wish) is str else None
+                        if new_suit is None:
+                            _suit(wish, f"/events/{k}/wish")
+                        if new_suit == card >> 3 or (card != top and new_suit == suit):
+                            raise _forbidden_wish(seat, card, top, suit, new_suit, k)
+                    else:
+                        if len(event) > 2 and event.get("wish") is not None:
+                            raise RecordError(
+                                Code.UNEXPECTED_MEMBER, f"only a jack names a suit; {play} is not a jack", f"/events/{k}/wish"
+                            )
+                        new_suit = card >> 3
+                    hand[card] -= 1
+                    sizes[seat] -= 1
+                    break
+                draw = event.get("draw")
+                if draw is not None:
+                    if len(event) > 2:
+                        _one_kind(event, k)
+                    if seat != turn:
+                        raise _wrong_seat(seat, turn, phase, k)
+                    hand = hands[seat]
+                    if phase == SEVENS:
+                        wanted = chain
+                    elif phase == TOP_UP:
+                        wanted = 2 - sizes[seat]
+                    elif phase == SHOW:
+                        raise _show_due(phase, seat, k)
+                    else:
+                        wanted = 1
+                        if phase == ACE_PENDING and can_play(hand, top, suit):
+                            raise RecordError(
+                                Code.MUST_FOLLOW_ACE,
+                                f"seat {seat} holds a card that can go on the ace {CARD_NAMES[top]} and must play it; "
+                                "only a player without one draws (rules/maumau.md, A)",
+                                f"/events/{k}",
+                            )
+                    if wanted > pile_n + below_n:
+                        wanted = pile_n + below_n  # drawing goes as far as the cards go
+                    if type(draw) is not list:
+                        raise RecordError(Code.BAD_TYPE, "draw must be a JSON array of cards", f"/events/{k}/draw")
+                    if len(draw) != wanted:
+                        raise _draw_count(seat, phase, chain, wanted, len(draw), k)
+                    index = 0
+                    for name in draw:
+                        code = codes.get(name) if type(name) is str else None
+                        if code is None:
+                            _card(name, f"/events/{k}/draw/{index}")
+                        if not pile_n:
+                            # The discard pile except its top becomes the draw pile (rules/maumau.md).
+                            pile, below = below, pile
+                            pile_n, below_n = below_n, 0
+                        if not pile[code]:
+                            raise _not_in_pile(seat, name, k, index)
+                        pile[code] -= 1
+                        pile_n -= 1
+                        hand[code] += 1
+                        index += 1
+                    sizes[seat] += wanted
+                    if phase == SEVENS:
+                        phase = TURN  # the drawer of a 7 chain is on turn
+                    elif phase == TOP_UP:
+                        phase = SHOW
+                    else:
+                        phase = TURN
+                        turn = (seat + direction) % n
+                    continue
+                show = event.get("show")
+                if show is None:
+                    raise RecordError(Code.BAD_EVENT, "an event holds one of play, draw or show", f"/events/{k}")
                 if len(event) > 2:
                     _one_kind(event, k)
                 if seat != turn:
                     raise _wrong_seat(seat, turn, phase, k)
-                hand = hands[seat]
-                if phase == _SEVENS:
-                    wanted = chain
-                elif phase == _TOP_UP:
-                    wanted = 2 - sizes[seat]
-                elif phase == _SHOW:
-                    raise _show_due(phase, seat, k)
-                else:
-                    wanted = 1
-                    if phase == _ACE and can_play(hand, top, suit):
-                        raise RecordError(
-                            Code.MUST_FOLLOW_ACE,
-                            f"seat {seat} holds a card that can go on the ace {CARD_NAMES[top]} and must play it; "
-                            "only a player without one draws (rules/maumau.md, A)",
-                            f"/events/{k}",
-                        )
-                if wanted > pile_n + below_n:
-                    wanted = pile_n + below_n  # drawing goes as far as the cards go
-                if type(draw) is not list:
-                    raise RecordError(Code.BAD_TYPE, "draw must be a JSON array of cards", f"/events/{k}/draw")
-                if len(draw) != wanted:
-                    raise _draw_count(seat, phase, chain, wanted, len(draw), k)
-                index = 0
-                for name in draw:
-                    code = codes.get(name) if type(name) is str else None
-                    if code is None:
-                        _card(name, f"/events/{k}/draw/{index}")
-                    if not pile_n:
-                        # The discard pile except its top becomes the draw pile (rules/maumau.md).
-                        pile, below = below, pile
-                        pile_n, below_n = below_n, 0
-                    if not pile[code]:
-                        raise _not_in_pile(seat, name, k, index)
-                    pile[code] -= 1
-                    pile_n -= 1
-                    hand[code] += 1
-                    index += 1
-                sizes[seat] += wanted
-                if phase == _SEVENS:
-                    phase = _TURN  # the drawer of a 7 chain is on turn
-                elif phase == _TOP_UP:
-                    phase = _SHOW
-                else:
-                    phase = _TURN
-                    turn = (seat + direction) % n
-                continue
-            show = event.get("show")
-            if show is None:
-                raise RecordError(Code.BAD_EVENT, "an event holds one of play, draw or show", f"/events/{k}")
-            if len(event) > 2:
-                _one_kind(event, k)
-            if seat != turn:
-                raise _wrong_seat(seat, turn, phase, k)
-            if phase != _SHOW:
-                raise _show_unexpected(phase, seat, k)
-            _show(event, k, seat, show, hands[seat], hands[taker], sizes, taker)
-            phase = _TURN
-            turn = after
+                if phase != SHOW:
+                    raise _show_unexpected(phase, seat, k)
+                _show(event, k, seat, show, hands[seat], hands[taker], sizes, taker)
+                phase = TURN
+                turn = after
 
 
 def _show(event: dict, k: int, seat: int, show: Any, hand: list[int], taker_hand: list[int], sizes: list[int], taker: int) -> None:
@@ -746,18 +786,18 @@ def _bad_seat(seat: Any, players: int, k: int) -> RecordError:
 
 def _wrong_seat(seat: int, turn: int, phase: int, k: int) -> RecordError:
     why = {
-        _TURN: "is on turn",
-        _SEVENS: "must pass the 7 chain on or draw",
-        _EIGHT: "may pass the 8 on",
-        _ACE: "played the ace and must go on (rules/maumau.md, A)",
-        _TOP_UP: "must draw up before showing",
-        _SHOW: "must show two cards",
+        TURN: "is on turn",
+        SEVENS: "must pass the 7 chain on or draw",
+        EIGHT_PENDING: "may pass the 8 on",
+        ACE_PENDING: "played the ace and must go on (rules/maumau.md, A)",
+        TOP_UP: "must draw up before showing",
+        SHOW: "must show two cards",
     }[phase]
     return RecordError(Code.WRONG_SEAT, f"seat {seat} may not act here: seat {turn} {why}", f"/events/{k}/seat")
 
 
 def _show_due(phase: int, seat: int, k: int) -> RecordError:
-    if phase == _TOP_UP:
+    if phase == TOP_UP:
         return RecordError(
             Code.DRAW_DUE, f"seat {seat} holds fewer than two cards and first draws up to two before showing "
             "(rules/maumau.md, 9 and T)", f"/events/{k}",
@@ -766,7 +806,7 @@ def _show_due(phase: int, seat: int, k: int) -> RecordError:
 
 
 def _show_unexpected(phase: int, seat: int, k: int) -> RecordError:
-    if phase == _TOP_UP:
+    if phase == TOP_UP:
         return _show_due(phase, seat, k)
     return RecordError(Code.UNEXPECTED_SHOW, f"seat {seat} shows cards, but no 9 or T asks for it", f"/events/{k}")
 
@@ -800,13 +840,13 @@ def _forbidden_wish(seat: int, card: int, top: int, suit: int, named: int, k: in
 
 
 def _draw_count(seat: int, phase: int, chain: int, wanted: int, given: int, k: int) -> RecordError:
-    if phase == _SEVENS:
+    if phase == SEVENS:
         why = f"the 7 chain makes seat {seat} draw {chain}"
-    elif phase == _TOP_UP:
+    elif phase == TOP_UP:
         why = f"seat {seat} draws up to two cards before showing"
     else:
         why = f"seat {seat} draws one card"
-    if wanted < (chain if phase == _SEVENS else 1):
+    if wanted < (chain if phase == SEVENS else 1):
         why += f", and only {wanted} can be drawn"
     return RecordError(Code.WRONG_DRAW_COUNT, f"{why}, not {given} (rules/maumau.md)", f"/events/{k}/draw")
 
@@ -819,11 +859,11 @@ def _not_in_pile(seat: int, name: str, k: int, index: int) -> RecordError:
 
 
 def _not_over(phase: int, turn: int, chain: int, sizes: list[int], top: int) -> RecordError:
-    if phase == _SEVENS:
+    if phase == SEVENS:
         what = f"a 7 chain of {chain} is pending on seat {turn}"
-    elif phase == _ACE:
+    elif phase == ACE_PENDING:
         what = f"seat {turn} played the ace {CARD_NAMES[top]} and must go on"
-    elif phase in (_TOP_UP, _SHOW):
+    elif phase in (TOP_UP, SHOW):
         what = f"seat {turn} must show two cards after {CARD_NAMES[top]}"
     else:
         what = f"every hand holds cards and seat {turn} is on turn"
