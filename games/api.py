@@ -11,7 +11,7 @@ import hmac
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
@@ -27,6 +27,16 @@ from tournaments.models import Table
 from . import services
 from .models import Hand, HandVersion
 from .rules import RecordError, validate
+from .rules.errors import markdown_table
+from .rules.schema import SCHEMAS, openapi_schema, record_schema
+
+# The OpenAPI request body of submissions and dry runs: the record format's JSON Schema.
+RECORD_BODY = {"application/json": openapi_schema("record")}
+REJECTED = OpenApiResponse(
+    OpenApiTypes.OBJECT,
+    description="The engine rejects the record: `{code, message, path}` (`path` a JSON Pointer). Codes:\n\n"
+    + markdown_table(),
+)
 
 
 class RawJSONParser(JSONParser):
@@ -59,8 +69,8 @@ class TableHandsView(APIView):
     parser_classes = [RawJSONParser]
 
     @extend_schema(
-        request=OpenApiTypes.OBJECT,
-        responses={201: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT, 422: OpenApiTypes.OBJECT},
+        request=RECORD_BODY,
+        responses={201: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT, 422: REJECTED},
         parameters=[
             OpenApiParameter("hand", int, description="The hand number the table means to submit; 409 when taken."),
             OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, description="Retries answer the first response."),
@@ -98,12 +108,28 @@ class DryRunView(APIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "dry_run"
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, 422: OpenApiTypes.OBJECT})
+    @extend_schema(request=RECORD_BODY, responses={200: OpenApiTypes.OBJECT, 422: REJECTED})
     def post(self, request):
         try:
             return Response(validate(request.data))
         except RecordError as error:
             return Response(error.as_dict(), status=status.HTTP_422_UNPROCESSABLE_ENTITY)
+
+
+class RecordSchemaView(APIView):
+    """``GET /api/v1/records/schema/``: the names of the record schemas; ``.../{name}.json``: one of
+    them (JSON Schema 2020-12: ``record``, a game, a game's ``-full`` or ``-summary``, ``maumau-series``)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request, name: str | None = None):
+        if name is None:
+            base = request.build_absolute_uri()
+            return Response({key: f"{base}{key}.json" for key in SCHEMAS})
+        if name not in SCHEMAS:
+            return Response({"code": "not_found", "message": f"no schema {name!r}"}, status=status.HTTP_404_NOT_FOUND)
+        return Response(record_schema(name))
 
 
 class HandVersionSerializer(serializers.ModelSerializer):

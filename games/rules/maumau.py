@@ -123,7 +123,7 @@ def validate(record: dict) -> dict:
     if body_kind(record, FULL_MEMBERS) == "summary":
         answer = _summary(record["summary"], players)
     else:
-        answer = _read_game(record, players, dealer, direction).result()
+        answer = read_game(record, players, dealer, direction).result()
     return check_claimed(record, answer)
 
 
@@ -136,7 +136,7 @@ def replay(record: dict, *, partial: bool = False) -> Table:
     players, dealer, direction = _head(record)
     if body_kind(record, FULL_MEMBERS) != "full":
         raise RecordError(Code.NO_BODY, "replay needs a full record", "")
-    game = _read_game(record, players, dealer, direction)
+    game = read_game(record, players, dealer, direction)
     if partial:
         turn, pending, chain = game.turn, game.pending, game.chain if game.phase == SEVENS else 0
     else:
@@ -380,8 +380,9 @@ def _summary(summary: Any, players: int) -> dict:
 # --- the full record --------------------------------------------------------------------------------
 
 
-def _read_game(record: dict, players: int, dealer: int, direction: int) -> Game:
-    """The deal of a full record, then its events pushed on a ``Game``."""
+def read_game(record: dict, players: int, dealer: int, direction: int) -> Game:
+    """The deal of a full record, then its events pushed on a ``Game`` (a record with ``"events": []``
+    gives the game as dealt, ready for ``push``)."""
     hands = require_list(record.get("hands"), "/hands", "hands")
     require_length(hands, players, "/hands", "hands (one per player)")
     dealt = [0] * 32
