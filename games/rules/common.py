@@ -20,11 +20,6 @@ def is_int(value: Any) -> bool:
     return type(value) is int
 
 
-def present(record: dict, key: str) -> bool:
-    """``null`` counts as absent (records.md)."""
-    return record.get(key) is not None
-
-
 def require_int(record: dict, key: str, path: str, low: int, high: int, what: str) -> int:
     """The member ``key`` of ``record`` (at ``path``): a JSON integer between ``low`` and ``high``."""
     value = record.get(key)
