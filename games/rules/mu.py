@@ -507,7 +507,7 @@ class Deal:
             leader = (leader + trick_winner(trick, tables)) % players
             card_points[leader] += total
             number += 1
-            self.tricks, self.leader = number, leader
+        self.tricks, self.leader = number, leader
         if number == due:
             self.phase = OVER
 
