@@ -1,5 +1,6 @@
 """The rule engine over the API: ``POST /api/v1/records/validate`` judges a record and stores
-nothing. Everything inside a record, types included, is the engine's to judge."""
+nothing; ``GET /api/v1/records/schema/`` publishes the record format as JSON Schema. Everything
+inside a record, types included, is the engine's to judge."""
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
@@ -12,6 +13,16 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from .rules import RecordError, validate
+from .rules.errors import markdown_table
+from .rules.schema import SCHEMAS, openapi_schema, record_schema
+
+# The OpenAPI request body of submissions and dry runs: the record format's JSON Schema.
+RECORD_BODY = {"application/json": openapi_schema("record")}
+REJECTED = OpenApiResponse(
+    OpenApiTypes.OBJECT,
+    description="The engine rejects the record: `{code, message, path}` (`path` a JSON Pointer into the record). "
+    "Nothing is stored. Codes:\n\n" + markdown_table(),
+)
 
 
 class RawJSONParser(JSONParser):
@@ -27,12 +38,11 @@ class DryRunView(APIView):
     throttle_scope = "dry_run"
 
     @extend_schema(
-        request=OpenApiTypes.OBJECT,
+        request=RECORD_BODY,
         responses={
             200: OpenApiResponse(OpenApiTypes.OBJECT, description="The engine's answer (records.md): scores and the "
                                                                   "game's summary."),
-            422: OpenApiResponse(description="`{code, message, path}`: the record breaks a rule; `path` is a JSON "
-                                             "Pointer into the record."),
+            422: REJECTED,
             429: OpenApiResponse(description="Too many dry runs: `{code, message, retry_after}`."),
         },
     )
@@ -42,3 +52,20 @@ class DryRunView(APIView):
             return Response(validate(request.data))
         except RecordError as error:
             return Response(error.as_dict(), status=status.HTTP_422_UNPROCESSABLE_ENTITY)
+
+
+class RecordSchemaView(APIView):
+    """``GET /api/v1/records/schema/``: the names of the record schemas; ``.../{name}.json``: one of
+    them (JSON Schema 2020-12: ``record``, a game, a game's ``-full`` or ``-summary``, ``maumau-series``)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request, name: str | None = None):
+        """The record format as JSON Schema: the list of schemas, or one of them by name."""
+        if name is None:
+            base = request.build_absolute_uri()
+            return Response({key: f"{base}{key}.json" for key in SCHEMAS})
+        if name not in SCHEMAS:
+            return Response({"code": "not_found", "message": f"no schema {name!r}"}, status=status.HTTP_404_NOT_FOUND)
+        return Response(record_schema(name))

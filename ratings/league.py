@@ -27,9 +27,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from games.catalog import GAMES
+
 from .model import BETA_SQUARED, KAPPA, MU, SECONDS_PER_DAY, SIGMA, TAU_SQUARED, DecayConfig, Rating, Session
 
-WIDTH = 6  # the most players a session of any game has
+WIDTH = max(game.max_players for game in GAMES.values())  # the most players a session of any game has
 
 
 class History(NamedTuple):

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.rules import RecordError, validate, validate_series
+from games.rules import Code, RecordError, validate, validate_series
 
 from . import audit
 from .errors import Conflict, RecordRejected
@@ -65,20 +65,20 @@ def _expected(session: Session, rules: SessionRules, hands: list[Hand]) -> Expec
 def _check_continues(record: dict, rules: SessionRules, expected: Expected) -> None:
     """The record belongs at this slot of this table (records.md pointers for the members)."""
     if record["game"] != rules.game:
-        raise RecordError("wrong_game", f"this table plays {rules.game}, not {record['game']}", "/game")
+        raise RecordError(Code.WRONG_GAME, f"this table plays {rules.game}, not {record['game']}", "/game")
     if record["players"] != rules.players:
         raise RecordError(
-            "wrong_player_count", f"this table seats {rules.players} players, the record {record['players']}", "/players"
+            Code.WRONG_PLAYER_COUNT, f"this table seats {rules.players} players, the record {record['players']}", "/players"
         )
     if expected.dealer is not None and record["dealer"] != expected.dealer:
         raise RecordError(
-            "wrong_dealer", f"hand {expected.number} is dealt by seat {expected.dealer}, not seat {record['dealer']}", "/dealer"
+            Code.WRONG_DEALER, f"hand {expected.number} is dealt by seat {expected.dealer}, not seat {record['dealer']}", "/dealer"
         )
     if rules.game == "maumau" and expected.direction is not None and record.get("summary") is None:
         direction = record.get("direction", 1)
         if direction != expected.direction:
             raise RecordError(
-                "wrong_direction",
+                Code.WRONG_DIRECTION,
                 f"game {expected.number} starts in direction {expected.direction}, not {direction}",
                 "/direction",
             )

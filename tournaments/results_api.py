@@ -21,13 +21,14 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api import RECORD_BODY
+from games.api import REJECTED as RECORD_ERROR
+
 from . import policy, results
 from .api import ERROR_RESPONSES, PolicyViewSet
 from .errors import Invalid
 from .models import Hand, HandVersion, Table
 
-RECORD_ERROR = OpenApiResponse(description="The rule engine refused the record: `{code, message, path}` with `path` a "
-                                           "JSON Pointer into the record. Nothing was stored.")
 
 
 class RawJSONParser(JSONParser):
@@ -104,7 +105,7 @@ class TableHandsView(APIView):
 
     @extend_schema(
         operation_id="tables_hands_create",
-        request=OpenApiTypes.OBJECT,
+        request=RECORD_BODY,
         auth=[{"scorerToken": []}, {"tokenAuth": []}, {"cookieAuth": []}],
         responses={201: ReceiptSerializer, 400: ERROR_RESPONSES[400], 401: ERROR_RESPONSES[401],
                    403: ERROR_RESPONSES[403], 404: ERROR_RESPONSES[404],

@@ -9,9 +9,9 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from .errors import RecordError
+from .errors import Code, IllegalMove, MalformedRecord, RecordError
 
-__all__ = ["GAMES", "RecordError", "validate", "validate_series"]
+__all__ = ["GAMES", "Code", "IllegalMove", "MalformedRecord", "RecordError", "validate", "validate_series"]
 
 # game code → module of this package that exports ``validate(record) -> dict``
 GAMES = {"mu": "mu", "maumau": "maumau", "lut": "lut"}
@@ -28,12 +28,12 @@ def _engine(game: str):
 def validate(record: Any) -> dict:
     """Validate one hand record and return the engine's answer (records.md)."""
     if not isinstance(record, dict):
-        raise RecordError("not_an_object", "a hand record must be a JSON object", "")
+        raise RecordError(Code.NOT_AN_OBJECT, "a hand record must be a JSON object", "")
     game = record.get("game")
     if game is None:
-        raise RecordError("missing_member", "game is required (mu, maumau or lut)", "/game")
+        raise RecordError(Code.MISSING_MEMBER, "game is required (mu, maumau or lut)", "/game")
     if not isinstance(game, str) or game not in GAMES:
-        raise RecordError("unknown_game", f"game must be one of mu, maumau, lut; got {game!r}", "/game")
+        raise RecordError(Code.UNKNOWN_GAME, f"game must be one of mu, maumau, lut; got {game!r}", "/game")
     return _engine(game).validate(record)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from .errors import RecordError
+from .errors import Code, RecordError
 
 
 def escape(token: str | int) -> str:
@@ -20,31 +20,34 @@ def is_int(value: Any) -> bool:
     return type(value) is int
 
 
-def present(record: dict, key: str) -> bool:
-    """``null`` counts as absent (records.md)."""
-    return record.get(key) is not None
-
-
 def require_int(record: dict, key: str, path: str, low: int, high: int, what: str) -> int:
+    """The member ``key`` of ``record`` (at ``path``): a JSON integer between ``low`` and ``high``."""
     value = record.get(key)
+    if type(value) is int and low <= value <= high:
+        return value
+    return check_int(value, f"{path}/{key}", low, high, what)
+
+
+def check_int(value: Any, path: str, low: int, high: int, what: str) -> int:
+    """A required JSON integer between ``low`` and ``high``; ``path`` points at it."""
     if value is None:
-        raise RecordError("missing_member", f"{what} is required", f"{path}/{key}")
+        raise RecordError(Code.MISSING_MEMBER, f"{what} is required", path)
     if not is_int(value):
-        raise RecordError("bad_type", f"{what} must be a JSON integer, got {value!r}", f"{path}/{key}")
+        raise RecordError(Code.BAD_TYPE, f"{what} must be a JSON integer, got {value!r}", path)
     if not low <= value <= high:
-        raise RecordError("out_of_range", f"{what} must be between {low} and {high}, got {value}", f"{path}/{key}")
+        raise RecordError(Code.OUT_OF_RANGE, f"{what} must be between {low} and {high}, got {value}", path)
     return value
 
 
 def require_list(value: Any, path: str, what: str) -> list:
     if value is None:
-        raise RecordError("missing_member", f"{what} is required", path)
+        raise RecordError(Code.MISSING_MEMBER, f"{what} is required", path)
     if not isinstance(value, list):
-        raise RecordError("bad_type", f"{what} must be a JSON array", path)
+        raise RecordError(Code.BAD_TYPE, f"{what} must be a JSON array", path)
     return value
 
 
-def require_length(value: list, length: int, path: str, what: str, code: str = "bad_length") -> None:
+def require_length(value: list, length: int, path: str, what: str, code: Code = Code.BAD_LENGTH) -> None:
     if len(value) != length:
         raise RecordError(code, f"{what} must have {length} elements, got {len(value)}", path)
 
@@ -56,18 +59,18 @@ def require_int_list(value: Any, length: int, path: str, what: str, each: str, l
     require_length(value, length, path, what)
     for index, number in enumerate(value):
         if not is_int(number):
-            raise RecordError("bad_type", f"{each.format(index)} must be a JSON integer, got {number!r}", f"{path}/{index}")
+            raise RecordError(Code.BAD_TYPE, f"{each.format(index)} must be a JSON integer, got {number!r}", f"{path}/{index}")
         if number < low or (high is not None and number > high):
             bound = f"between {low} and {high}" if high is not None else f"at least {low}"
-            raise RecordError("out_of_range", f"{each.format(index)} must be {bound}, got {number}", f"{path}/{index}")
+            raise RecordError(Code.OUT_OF_RANGE, f"{each.format(index)} must be {bound}, got {number}", f"{path}/{index}")
     return value
 
 
 def require_object(value: Any, path: str, what: str) -> dict:
     if value is None:
-        raise RecordError("missing_member", f"{what} is required", path)
+        raise RecordError(Code.MISSING_MEMBER, f"{what} is required", path)
     if not isinstance(value, dict):
-        raise RecordError("bad_type", f"{what} must be a JSON object", path)
+        raise RecordError(Code.BAD_TYPE, f"{what} must be a JSON object", path)
     return value
 
 
@@ -76,15 +79,16 @@ def body_kind(record: dict, full_members: Iterable[str]) -> str:
 
     A record with both bodies is rejected at its first full-body member; with neither at ``""``.
     """
-    full = [key for key in full_members if present(record, key)]
-    summary = present(record, "summary")
+    get = record.get
+    full = [key for key in full_members if get(key) is not None]
+    summary = get("summary") is not None
     if full and summary:
-        raise RecordError("both_bodies", "a record has either a full body or a summary, not both", "/" + escape(full[0]))
+        raise RecordError(Code.BOTH_BODIES, "a record has either a full body or a summary, not both", "/" + escape(full[0]))
     if summary:
         return "summary"
     if full:
         return "full"
-    raise RecordError("no_body", "a record needs a full body or a summary", "")
+    raise RecordError(Code.NO_BODY, "a record needs a full body or a summary", "")
 
 
 def check_claimed(record: dict, answer: dict) -> dict:
@@ -93,13 +97,13 @@ def check_claimed(record: dict, answer: dict) -> dict:
     if claimed is None:
         return answer
     if not isinstance(claimed, dict):
-        raise RecordError("bad_type", "claimed must be a JSON object", "/claimed")
+        raise RecordError(Code.BAD_TYPE, "claimed must be a JSON object", "/claimed")
     for key, value in claimed.items():
         if value is None or key not in answer:
             continue
         if not _same_json(value, answer[key]):
             raise RecordError(
-                "claimed_mismatch",
+                Code.CLAIMED_MISMATCH,
                 f"the table wrote {key} = {value!r}, the rules give {answer[key]!r}",
                 "/claimed/" + escape(key),
             )

@@ -10,15 +10,18 @@ only in error messages.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
+from ..catalog import GAMES
 from .common import body_kind, check_claimed, escape, is_int, require_int, require_length, require_list, require_object
-from .errors import RecordError
+from .errors import Code, RecordError
 
 COLOURS = "BGRY"
 COLOUR_NAMES = {"B": "blue", "G": "green", "R": "red", "Y": "yellow"}
 HAND_SIZE = 14  # rules/list-und-tuecke.md, Cards: 14 cards each whatever the player count
 TRICKS = 14
 FULL_MEMBERS = ("hands", "tricks")
+MIN_PLAYERS, MAX_PLAYERS = GAMES["lut"].min_players, GAMES["lut"].max_players
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,21 @@ class Deck:
     @property
     def size(self) -> int:
         return sum(self.sizes)
+
+    @property
+    def second_share(self) -> int:
+        """The second winner takes the rest of the trick (rules/list-und-tuecke.md, A trick)."""
+        return self.players - self.first_share
+
+    @cached_property
+    def whole_takes(self) -> frozenset[int]:
+        """The card counts a seat can collect in a round: sums of whole shares of tricks (records.md,
+        LuT summary: with 4 players even, with 6 a multiple of 3, with 5 never 1)."""
+        return frozenset(
+            first * self.first_share + second * self.second_share
+            for first in range(self.size // self.first_share + 1)
+            for second in range(self.size // self.second_share + 1)
+        )
 
     def describe(self, colour: int) -> str:
         return f"{COLOURS[colour]}1–{COLOURS[colour]}{self.sizes[colour]}"
@@ -84,9 +102,12 @@ def stacks_shape(open_stacks, discarded: int) -> dict:
 
 
 class Round:
-    """One round being replayed: hands, collected stacks, the next leader (like a chess board).
+    """One round being replayed: hands, collected stacks, the next leader (python-chess's ``Board``).
 
-    ``play`` applies one trick; paths are built only when an error is raised.
+    ``push(trick)`` applies the next trick (records.md: ``cards``, ``pick``, ``keep``); errors point
+    into the record, counting the tricks pushed before; paths are built only when an error is
+    raised. ``phase`` is ``"tricks"`` while tricks are due, ``"over"`` after the 14th or a trick
+    that stopped short. After an error the round is not to be used any further.
     """
 
     def __init__(self, deck: Deck, dealer: int, hands: list[set[int]]) -> None:
@@ -100,27 +121,34 @@ class Round:
         self.open = [[0, 0, 0, 0] for _ in range(deck.players)]
         self.kept: list[int | None] = [None] * deck.players  # bit mask of the two kept colours
         self.discarded = [0] * deck.players
-        self.tricks = 0
+        self.tricks = 0  # full tricks played
+        self.read = 0  # tricks pushed (a short last one included)
         self.ended = False
         self.early_end = False
 
+    @property
+    def phase(self) -> str:
+        return "over" if self.ended else "tricks"
+
     # One trick ------------------------------------------------------------------------------------
-    def play(self, trick, t: int) -> None:
+    def push(self, trick) -> None:
+        t = self.read
+        self.read = t + 1
         if self.ended:
             raise RecordError(
-                "after_end",
+                Code.AFTER_END,
                 f"the round ended {'early' if self.early_end else 'after 14 tricks'}; no trick may follow",
                 f"/tricks/{t}",
             )
         if type(trick) is not dict:
-            raise RecordError("bad_type", "a trick must be a JSON object with cards, pick and keep", f"/tricks/{t}")
+            raise RecordError(Code.BAD_TYPE, "a trick must be a JSON object with cards, pick and keep", f"/tricks/{t}")
         cards = trick.get("cards")
         if type(cards) is not list:
             raise RecordError(*_list_problem(cards, "the trick's cards"), f"/tricks/{t}/cards")
         n = self.players
         if len(cards) > n:
             raise RecordError(
-                "bad_length", f"a trick holds one card per player: {n}, not {len(cards)}", f"/tricks/{t}/cards"
+                Code.BAD_LENGTH, f"a trick holds one card per player: {n}, not {len(cards)}", f"/tricks/{t}/cards"
             )
         codes = self.codes
         hands = self.hands
@@ -142,7 +170,7 @@ class Round:
             if not colours >> colour & 1:
                 if count == 3:
                     raise RecordError(
-                        "fourth_colour",
+                        Code.FOURTH_COLOUR,
                         f"seat {seat} cannot play {card}: {colour_list(colours)} already lie in the trick and a "
                         "trick holds at most three colours",
                         f"/tricks/{t}/cards/{len(played)}",
@@ -170,7 +198,7 @@ class Round:
             due.append(second)
         keep = trick.get("keep")
         if keep is not None and type(keep) is not dict:
-            raise RecordError("bad_type", "keep must be a JSON object {seat: [colour, colour]}", f"/tricks/{t}/keep")
+            raise RecordError(Code.BAD_TYPE, "keep must be a JSON object {seat: [colour, colour]}", f"/tricks/{t}/keep")
         if due or keep:
             self._choose(due, keep or {}, f"/tricks/{t}/keep")
         self.leader = first if second is None else second
@@ -184,21 +212,21 @@ class Round:
         if count < 3 or any(1 << (code >> 5) & colours for code in self.hands[seat]):
             could = "a card of a colour in the trick" if count == 3 else "any card (fewer than three colours lie)"
             raise RecordError(
-                "short_trick",
+                Code.SHORT_TRICK,
                 f"the trick stops after {len(trick['cards'])} cards, but seat {seat} could play {could}",
                 f"/tricks/{t}/cards",
             )
         # Decided: a short trick has no pick and no keep (records.md: "fewer cards and no pick").
         if trick.get("pick") is not None:
             raise RecordError(
-                "pick_unexpected", "a trick the round ended in is not split: it has no pick", f"/tricks/{t}/pick"
+                Code.PICK_UNEXPECTED, "a trick the round ended in is not split: it has no pick", f"/tricks/{t}/pick"
             )
         keep = trick.get("keep")
         if keep is not None and type(keep) is not dict:
-            raise RecordError("bad_type", "keep must be a JSON object {seat: [colour, colour]}", f"/tricks/{t}/keep")
+            raise RecordError(Code.BAD_TYPE, "keep must be a JSON object {seat: [colour, colour]}", f"/tricks/{t}/keep")
         if keep and any(value is not None for value in keep.values()):
             raise RecordError(
-                "keep_unexpected", "nobody collects cards in a trick that ends the round", f"/tricks/{t}/keep"
+                Code.KEEP_UNEXPECTED, "nobody collects cards in a trick that ends the round", f"/tricks/{t}/keep"
             )
         self.ended = self.early_end = True
 
@@ -210,7 +238,7 @@ class Round:
         share = self.first_share
         if len(pick) != share:
             raise RecordError(
-                "bad_pick",
+                Code.BAD_PICK,
                 f"seat {first} wins the trick with the highest card of the led colour and picks {share} cards "
                 f"with {self.players} players, not {len(pick)}",
                 f"/tricks/{t}/pick",
@@ -249,7 +277,7 @@ class Round:
         for seat in due:
             if str(seat) not in given:
                 raise RecordError(
-                    "keep_missing",
+                    Code.KEEP_MISSING,
                     f"seat {seat} now holds cards of all four colours and must choose two colours to keep",
                     path,
                 )
@@ -257,7 +285,7 @@ class Round:
         for key in given:
             if key not in expected:
                 raise RecordError(
-                    "keep_unexpected",
+                    Code.KEEP_UNEXPECTED,
                     f"keep names seat {key}, who does not reach four colours with this trick",
                     path,
                 )
@@ -266,7 +294,7 @@ class Round:
             mask = _keep_mask(choice)
             if mask is None:
                 raise RecordError(
-                    "bad_keep",
+                    Code.BAD_KEEP,
                     f"seat {seat} must keep two different colours out of B, G, R, Y, got {choice!r}",
                     f"{path}/{escape(seat)}",
                 )
@@ -285,9 +313,9 @@ class Round:
             return bad_card(card, self.deck, path)
         holder = next((s for s, hand in enumerate(self.hands) if code in hand), None)
         if holder is None:
-            return RecordError("duplicate_card", f"seat {seat} plays {card}, which has already been played", path)
+            return RecordError(Code.DUPLICATE_CARD, f"seat {seat} plays {card}, which has already been played", path)
         return RecordError(
-            "card_not_held", f"seat {seat} plays {card}, which he does not hold: it is in seat {holder}'s hand", path
+            Code.CARD_NOT_HELD, f"seat {seat} plays {card}, which he does not hold: it is in seat {holder}'s hand", path
         )
 
     def _bad_pick_card(self, pick: list, played: list[int], first: int, path: str) -> RecordError:
@@ -298,10 +326,10 @@ class Round:
             if code is None:
                 return bad_card(card, self.deck, f"{path}/{j}")
             if code in taken:
-                return RecordError("duplicate_card", f"seat {first} picks {card} twice", f"{path}/{j}")
+                return RecordError(Code.DUPLICATE_CARD, f"seat {first} picks {card} twice", f"{path}/{j}")
             if code not in played:
                 return RecordError(
-                    "pick_not_in_trick",
+                    Code.PICK_NOT_IN_TRICK,
                     f"seat {first} picks {card}, which is not in the trick ({', '.join(map(card_name, played))})",
                     f"{path}/{j}",
                 )
@@ -328,21 +356,21 @@ def _keep_mask(choice) -> int | None:
 
 def _list_problem(value, what: str) -> tuple[str, str]:
     if value is None:
-        return "missing_member", f"{what} is required"
-    return "bad_type", f"{what} must be a JSON array"
+        return Code.MISSING_MEMBER, f"{what} is required"
+    return Code.BAD_TYPE, f"{what} must be a JSON array"
 
 
 def bad_card(card, deck: Deck, path: str) -> RecordError:
     if type(card) is not str:
-        return RecordError("bad_type", f"a card is a string such as R14, got {card!r}", path)
+        return RecordError(Code.BAD_TYPE, f"a card is a string such as R14, got {card!r}", path)
     if len(card) >= 2 and card[0] in COLOURS:
         colour = COLOURS.index(card[0])
         return RecordError(
-            "bad_card",
+            Code.BAD_CARD,
             f"{card} is not a card of the {deck.players}-player deck ({deck.describe(colour)})",
             path,
         )
-    return RecordError("bad_card", f"{card!r} is not a card: a colour B, G, R or Y, then a number", path)
+    return RecordError(Code.BAD_CARD, f"{card!r} is not a card: a colour B, G, R or Y, then a number", path)
 
 
 def read_hands(value, deck: Deck) -> list[set[int]]:
@@ -379,7 +407,7 @@ def _first_bad_hand(hands: list, deck: Deck) -> RecordError:
                 holder = earlier[card]
                 where = "earlier in this hand" if holder == seat else f"in seat {holder}'s hand"
                 return RecordError(
-                    "duplicate_card", f"{card} is dealt twice (also {where}); the deck has one", f"{path}/{j}"
+                    Code.DUPLICATE_CARD, f"{card} is dealt twice (also {where}); the deck has one", f"{path}/{j}"
                 )
             earlier[card] = seat
     raise AssertionError("no bad card found")  # pragma: no cover
@@ -389,12 +417,12 @@ def validate_full(record: dict, deck: Deck, dealer: int) -> dict:
     hands = read_hands(record.get("hands"), deck)
     tricks = require_list(record.get("tricks"), "/tricks", "tricks")
     round_ = Round(deck, dealer, hands)
-    play = round_.play
-    for t, trick in enumerate(tricks):
-        play(trick, t)
+    push = round_.push
+    for trick in tricks:
+        push(trick)
     if not round_.ended:
         raise RecordError(
-            "not_ended",
+            Code.NOT_ENDED,
             f"the record stops after {len(tricks)} tricks; a round lasts 14 tricks unless a player cannot play",
             "/tricks",
         )
@@ -414,7 +442,7 @@ def validate_summary(summary, deck: Deck) -> dict:
         total = sum(open_stacks[colour] for open_stacks, _ in seats)
         if total > deck.sizes[colour]:
             raise RecordError(
-                "too_many_cards",
+                Code.TOO_MANY_CARDS,
                 f"the open {COLOUR_NAMES[COLOURS[colour]]} stacks hold {total} cards; the "
                 f"{n}-player deck has {deck.sizes[colour]}",
                 "/summary/stacks",
@@ -422,8 +450,17 @@ def validate_summary(summary, deck: Deck) -> dict:
     total = sum(sum(open_stacks) + discarded for open_stacks, discarded in seats)
     if total > deck.size:
         raise RecordError(
-            "too_many_cards", f"the stacks hold {total} cards; the {n}-player deck has {deck.size}", "/summary/stacks"
+            Code.TOO_MANY_CARDS, f"the stacks hold {total} cards; the {n}-player deck has {deck.size}", "/summary/stacks"
         )
+    # records.md lists this relation after the deck's totals
+    for seat, (open_stacks, discarded) in enumerate(seats):
+        if sum(open_stacks) + discarded not in deck.whole_takes:
+            raise RecordError(
+                Code.NOT_WHOLE_TAKES,
+                f"seat {seat} collected {sum(open_stacks) + discarded} cards, which is no sum of whole takes: a "
+                f"first winner takes {deck.first_share} and a second {deck.second_share} with {n} players",
+                f"/summary/stacks/{seat}",
+            )
     return {
         "scores": [stack_score(open_stacks, discarded) for open_stacks, discarded in seats],
         "stacks": [stacks_shape(open_stacks, discarded) for open_stacks, discarded in seats],
@@ -438,18 +475,18 @@ def _read_stacks(entry, path: str, seat: int, deck: Deck) -> tuple[list[int], in
         if value is None or (key != "discarded" and key not in COLOURS):
             continue
         if not is_int(value):
-            raise RecordError("bad_type", f"seat {seat}'s {key} must be a JSON integer, got {value!r}", f"{path}/{key}")
+            raise RecordError(Code.BAD_TYPE, f"seat {seat}'s {key} must be a JSON integer, got {value!r}", f"{path}/{key}")
         if key == "discarded":
             if not 0 <= value <= deck.size:
                 raise RecordError(
-                    "out_of_range",
+                    Code.OUT_OF_RANGE,
                     f"seat {seat}'s discard pile must hold 0 to {deck.size} cards, not {value}",
                     f"{path}/{key}",
                 )
             # a player who chose turned two non-empty stacks over (records.md): 0 or at least 2
             if value == 1:
                 raise RecordError(
-                    "bad_discard",
+                    Code.BAD_DISCARD,
                     f"seat {seat}'s discard pile holds 0 cards or at least 2 (two non-empty stacks turned over), "
                     f"not {value}",
                     f"{path}/{key}",
@@ -459,23 +496,23 @@ def _read_stacks(entry, path: str, seat: int, deck: Deck) -> tuple[list[int], in
             colour = COLOURS.index(key)
             if not 0 <= value <= deck.sizes[colour]:
                 raise RecordError(
-                    "out_of_range",
+                    Code.OUT_OF_RANGE,
                     f"seat {seat}'s {COLOUR_NAMES[key]} stack must hold 0 to {deck.sizes[colour]} cards, not {value}",
                     f"{path}/{key}",
                 )
             open_stacks[colour] = value
     if discarded is None:
-        raise RecordError("missing_member", f"seat {seat}'s discarded count is required", f"{path}/discarded")
+        raise RecordError(Code.MISSING_MEMBER, f"seat {seat}'s discarded count is required", f"{path}/discarded")
     count = sum(1 for size in open_stacks if size)
     if count > 3:
         raise RecordError(
-            "too_many_colours",
+            Code.TOO_MANY_COLOURS,
             f"seat {seat} has four open colours; on reaching the fourth a player keeps two and turns two over",
             path,
         )
     if discarded and count != 2:
         raise RecordError(
-            "bad_discard",
+            Code.BAD_DISCARD,
             f"seat {seat} has a discard pile, so he chose two colours to keep and has exactly two open "
             f"colours, not {count}",
             path,
@@ -488,7 +525,7 @@ def _read_stacks(entry, path: str, seat: int, deck: Deck) -> tuple[list[int], in
 
 def validate(record: dict) -> dict:
     """Validate one LuT round record (``game`` already checked) and return the engine's answer."""
-    players = require_int(record, "players", "", 4, 6, "players")
+    players = require_int(record, "players", "", MIN_PLAYERS, MAX_PLAYERS, "players")
     dealer = require_int(record, "dealer", "", 0, players - 1, "dealer")
     deck = DECKS[players]
     if body_kind(record, FULL_MEMBERS) == "full":

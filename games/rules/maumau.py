@@ -9,10 +9,11 @@ A card is an int in the hot loop: ``suit * 8 + rank`` with suits ``C S H D`` and
 under its top card are lists of 32 counts: the two copies of a card are indistinguishable and the
 order of the draw pile is unknown, so a drawn card is legal while the pile still holds a copy.
 
-A full record is replayed event by event by ``_replay``: one loop that puts a card on the discard
-pile (the upcard as the dealer's play, then every play) and reads the draws and shows up to the
-next play. Its state is a handful of locals: the phase (what the next event must be), the seat
-that acts, the 7 chain, whether a wedding chance is open, and who shows and takes after a 9 or T.
+A full record is replayed event by event on a ``Game`` (python-chess's ``Board``): ``push`` is one
+loop that puts a card on the discard pile (the upcard as the dealer's play, then every play) and
+reads the draws and shows up to the next play. Its state: the phase (what the next event must be),
+the seat that acts, the 7 chain, whether a wedding chance is open, and who shows and takes after a
+9 or T. Whether a card may go on the discard pile is ``is_legal``, for validation as for anyone.
 
 Decisions where the rules and records.md are silent (each is cited where it is applied):
 - Unwritten chances: a wedding chance stays open exactly until the next event; if that event is
@@ -35,10 +36,11 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from ..catalog import GAMES
 from .common import (
     body_kind, check_claimed, is_int, require_int, require_int_list, require_length, require_list, require_object,
 )
-from .errors import RecordError
+from .errors import Code, RecordError
 
 # rules/maumau.md, Cards and notation: two Skat packs, every card twice.
 SUITS = "CSHD"
@@ -51,7 +53,11 @@ SUIT_CODES = {letter: suit for suit, letter in enumerate(SUITS)}
 DECK_SIZE = 64
 COPIES = 2
 HAND_SIZE = 8
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
+# records.md, Maumau summary: the hands hold at most 63 cards (the top card of the discard pile is in
+# none), a jack counts 2 (eight jacks: +8), and a jack's ending doubles a value.
+MOST_RAW_MINUS = DECK_SIZE - 1 + 4 * COPIES
+MOST_MINUS = 2 * MOST_RAW_MINUS
+MIN_PLAYERS, MAX_PLAYERS = GAMES["maumau"].min_players, GAMES["maumau"].max_players
 JACKS = tuple(suit * 8 + JACK for suit in range(4))
 EIGHT_NAMES = frozenset(CARD_NAMES[suit * 8 + EIGHT] for suit in range(4))
 # Weddings: the counterpart of a Q is the K of its suit and vice versa; other cards have none.
@@ -62,7 +68,7 @@ COUNTERPART = tuple(
 FULL_MEMBERS = ("hands", "upcard", "upcard_wish", "events")
 
 # What the next event must be (the state of the replay).
-_TURN, _SEVENS, _EIGHT, _ACE, _TOP_UP, _SHOW = range(6)
+TURN, SEVENS, EIGHT_PENDING, ACE_PENDING, TOP_UP, SHOW = range(6)
 PENDING_NAMES = (None, "seven", "eight", "ace", "top_up", "show")
 
 
@@ -108,20 +114,6 @@ class Table(NamedTuple):
     chain: int  # cards a pending 7 chain draws
 
 
-class _State(NamedTuple):
-    hands: list[list[int]]
-    sizes: list[int]
-    pile: list[int]
-    below: list[int]
-    top: int
-    suit: int
-    direction: int
-    turn: int
-    phase: int
-    chance: bool
-    chain: int
-
-
 # --- entry points ---------------------------------------------------------------------------------
 
 
@@ -131,7 +123,7 @@ def validate(record: dict) -> dict:
     if body_kind(record, FULL_MEMBERS) == "summary":
         answer = _summary(record["summary"], players)
     else:
-        answer = _answer(_replay_record(record, players, dealer, direction, partial=False))
+        answer = read_game(record, players, dealer, direction).result()
     return check_claimed(record, answer)
 
 
@@ -143,16 +135,19 @@ def replay(record: dict, *, partial: bool = False) -> Table:
     """
     players, dealer, direction = _head(record)
     if body_kind(record, FULL_MEMBERS) != "full":
-        raise RecordError("no_body", "replay needs a full record", "")
-    state = _replay_record(record, players, dealer, direction, partial=partial)
+        raise RecordError(Code.NO_BODY, "replay needs a full record", "")
+    game = read_game(record, players, dealer, direction)
+    if partial:
+        turn, pending, chain = game.turn, game.pending, game.chain if game.phase == SEVENS else 0
+    else:
+        turn, pending, chain = game.result()["next_dealer"], None, 0
 
     def names(counts: list[int]) -> list[str]:
         return [CARD_NAMES[code] for code in range(32) for _ in range(counts[code])]
 
-    pending = PENDING_NAMES[state.phase] or ("wedding" if state.chance else None)
     return Table(
-        [names(hand) for hand in state.hands], names(state.pile), names(state.below), CARD_NAMES[state.top],
-        SUITS[state.suit], state.direction, state.turn, pending, state.chain if state.phase == _SEVENS else 0,
+        [names(hand) for hand in game.hands], names(game.pile), names(game.below), CARD_NAMES[game.top],
+        SUITS[game.suit], game.direction, turn, pending, chain,
     )
 
 
@@ -162,10 +157,10 @@ def validate_series(series: Any) -> dict:
     Errors inside a record keep their pointer, prefixed with ``/records/i``.
     """
     if not isinstance(series, dict):
-        raise RecordError("not_an_object", "a series must be a JSON object", "")
+        raise RecordError(Code.NOT_AN_OBJECT, "a series must be a JSON object", "")
     records = require_list(series.get("records"), "/records", "records")
     if not records:
-        raise RecordError("empty_series", "a series needs at least one game record", "/records")
+        raise RecordError(Code.EMPTY_SERIES, "a series needs at least one game record", "/records")
     # Decision: a record's head (players, dealer, direction) is checked against the series before
     # its body, as records.md orders head members before the body; ``stake_cents`` comes last.
     answers = []
@@ -174,12 +169,12 @@ def validate_series(series: Any) -> dict:
     for index, record in enumerate(records):
         prefix = f"/records/{index}"
         if not isinstance(record, dict):
-            raise RecordError("not_an_object", "a game record must be a JSON object", prefix)
+            raise RecordError(Code.NOT_AN_OBJECT, "a game record must be a JSON object", prefix)
         game = record.get("game")
         if game is None:
-            raise RecordError("missing_member", "game is required (maumau in a series)", prefix + "/game")
+            raise RecordError(Code.MISSING_MEMBER, "game is required (maumau in a series)", prefix + "/game")
         if game != "maumau":
-            raise RecordError("wrong_game", f"a series holds Maumau games, not {game!r}", prefix + "/game")
+            raise RecordError(Code.WRONG_GAME, f"a series holds Maumau games, not {game!r}", prefix + "/game")
         try:
             head = _head(record)
         except RecordError as error:
@@ -188,7 +183,7 @@ def validate_series(series: Any) -> dict:
             players = head[0]
         elif head[0] != players:
             raise RecordError(
-                "wrong_player_count",
+                Code.WRONG_PLAYER_COUNT,
                 f"every game of a series has the same table: {players} players, not {head[0]}",
                 prefix + "/players",
             )
@@ -212,7 +207,7 @@ def _check_continues(record: dict, following: tuple, index: int, prefix: str) ->
     dealer, direction = following
     if dealer is not None and record["dealer"] != dealer:
         raise RecordError(
-            "wrong_dealer",
+            Code.WRONG_DEALER,
             f"game {index + 1} is dealt by seat {dealer}, who would have been on turn next in the game before, "
             f"not by seat {record['dealer']}",
             prefix + "/dealer",
@@ -222,7 +217,7 @@ def _check_continues(record: dict, following: tuple, index: int, prefix: str) ->
     if direction is not None and given != direction:
         where = "a series' first game starts clockwise" if index == 0 else "the direction persists from the game before"
         raise RecordError(
-            "wrong_direction", f"game {index + 1} starts in direction {direction}, not {given}: {where}",
+            Code.WRONG_DIRECTION, f"game {index + 1} starts in direction {direction}, not {given}: {where}",
             prefix + "/direction",
         )
 
@@ -288,10 +283,10 @@ def _head(record: dict) -> tuple[int, int, int]:
     if direction is None:
         return players, dealer, 1
     if not is_int(direction):
-        raise RecordError("bad_type", f"direction must be the JSON integer 1 or -1, got {direction!r}", "/direction")
+        raise RecordError(Code.BAD_TYPE, f"direction must be the JSON integer 1 or -1, got {direction!r}", "/direction")
     if direction not in (1, -1):
         raise RecordError(
-            "out_of_range", f"direction must be 1 (clockwise) or -1 (counter-clockwise), got {direction}", "/direction"
+            Code.OUT_OF_RANGE, f"direction must be 1 (clockwise) or -1 (counter-clockwise), got {direction}", "/direction"
         )
     return players, dealer, direction
 
@@ -300,7 +295,7 @@ def _card(name: Any, path: str) -> int:
     code = CARD_CODES.get(name) if type(name) is str else None
     if code is None:
         raise RecordError(
-            "bad_card", f"{name!r} is not a card: rank 7 8 9 T J Q K A, then suit C S H D (e.g. 7H, TD, JC)", path
+            Code.BAD_CARD, f"{name!r} is not a card: rank 7 8 9 T J Q K A, then suit C S H D (e.g. 7H, TD, JC)", path
         )
     return code
 
@@ -308,7 +303,7 @@ def _card(name: Any, path: str) -> int:
 def _suit(value: Any, path: str) -> int:
     suit = SUIT_CODES.get(value) if type(value) is str else None
     if suit is None:
-        raise RecordError("bad_suit", f"a named suit is one of C, S, H, D; got {value!r}", path)
+        raise RecordError(Code.BAD_SUIT, f"a named suit is one of C, S, H, D; got {value!r}", path)
     return suit
 
 
@@ -320,7 +315,7 @@ def _summary(summary: Any, players: int) -> dict:
     minus = summary.get("minus")
     # Decision: a summary without either member is rejected at the summary object itself.
     if remaining is None and minus is None:
-        raise RecordError("missing_member", "a summary gives remaining (the hands at the end) or minus", "/summary")
+        raise RecordError(Code.MISSING_MEMBER, "a summary gives remaining (the hands at the end) or minus", "/summary")
     computed = None
     if remaining is not None:
         require_list(remaining, "/summary/remaining", "remaining")
@@ -334,15 +329,15 @@ def _summary(summary: Any, players: int) -> dict:
             for index, name in enumerate(hand):
                 code = _card(name, f"{path}/{index}")
                 if seen[code] == COPIES:
-                    raise RecordError("duplicate_card", f"{name} appears more than twice; the deck holds it twice", f"{path}/{index}")
+                    raise RecordError(Code.DUPLICATE_CARD, f"{name} appears more than twice; the deck holds it twice", f"{path}/{index}")
                 seen[code] += 1
                 counts[code] += 1
             hands.append(counts)
         if all(remaining):
-            raise RecordError("no_empty_hand", "a game ends when a hand is empty; every hand here holds cards", "/summary/remaining")
+            raise RecordError(Code.NO_EMPTY_HAND, "a game ends when a hand is empty; every hand here holds cards", "/summary/remaining")
         # Decision: the top card of the discard pile is in no hand, so the hands hold at most 63.
         if sum(seen) > DECK_SIZE - 1:
-            raise RecordError("too_many_cards", "the hands hold all 64 cards; the top card of the discard pile is missing", "/summary/remaining")
+            raise RecordError(Code.TOO_MANY_CARDS, "the hands hold all 64 cards; the top card of the discard pile is missing", "/summary/remaining")
     named = None
     if wish is not None:
         # Decision: a wish means a jack ended the game (``ended_by_jack``), also in a summary that
@@ -350,40 +345,44 @@ def _summary(summary: Any, players: int) -> dict:
         named = _suit(wish, "/summary/wish")
         if remaining is not None and all(seen[JACKS[suit]] == COPIES for suit in range(4) if suit != named):
             raise RecordError(
-                "no_jack_for_wish",
+                Code.NO_JACK_FOR_WISH,
                 f"no jack could have named {SUIT_NAMES[named]}: the hands hold both copies of every other jack",
                 "/summary/wish",
             )
     if remaining is not None:
         computed = [minus_points(hand, len(cards), named) for hand, cards in zip(hands, remaining)]
     if minus is not None:
-        require_int_list(minus, players, "/summary/minus", "minus (one per player)", "the minus points of seat {}", 0, None)
+        require_int_list(minus, players, "/summary/minus", "minus (one per player)", "the minus points of seat {}",
+                         0, MOST_MINUS)
         if 0 not in minus:
-            raise RecordError("no_zero", "the player who emptied his hand has 0 minus points; none has here", "/summary/minus")
+            raise RecordError(Code.NO_ZERO, "the player who emptied his hand has 0 minus points; none has here", "/summary/minus")
+        raw = sum(value if value % 2 else value // 2 for value in minus)
+        if raw > MOST_RAW_MINUS:
+            raise RecordError(
+                Code.MINUS_IMPOSSIBLE,
+                f"minus {minus} stands for at least {raw} points before any doubling, but the hands hold at most "
+                f"{MOST_RAW_MINUS} (63 cards, a jack counting 2)",
+                "/summary/minus",
+            )
         if computed is not None and minus != computed:
             raise RecordError(
-                "minus_mismatch", f"minus {minus} does not match the remaining hands, which give {computed}", "/summary/minus"
+                Code.MINUS_MISMATCH, f"minus {minus} does not match the remaining hands, which give {computed}", "/summary/minus"
             )
     points = computed if computed is not None else list(minus)
+    # records.md: a minus-only sheet without a wish does not say how the game ended (null).
+    ended_by_jack = True if named is not None else False if remaining is not None else None
     return {
-        "scores": [-value for value in points], "minus": points, "ended_by_jack": named is not None,
+        "scores": [-value for value in points], "minus": points, "ended_by_jack": ended_by_jack,
         "next_dealer": None, "direction": None,
-    }
-
-
-def _answer(state: _State) -> dict:
-    named = state.suit if state.top & 7 == JACK else None
-    minus = [minus_points(hand, size, named) for hand, size in zip(state.hands, state.sizes)]
-    return {
-        "scores": [-value for value in minus], "minus": minus, "ended_by_jack": named is not None,
-        "next_dealer": state.turn, "direction": state.direction,
     }
 
 
 # --- the full record --------------------------------------------------------------------------------
 
 
-def _replay_record(record: dict, players: int, dealer: int, direction: int, partial: bool) -> _State:
+def read_game(record: dict, players: int, dealer: int, direction: int) -> Game:
+    """The deal of a full record, then its events pushed on a ``Game`` (a record with ``"events": []``
+    gives the game as dealt, ready for ``push``)."""
     hands = require_list(record.get("hands"), "/hands", "hands")
     require_length(hands, players, "/hands", "hands (one per player)")
     dealt = [0] * 32
@@ -396,263 +395,320 @@ def _replay_record(record: dict, players: int, dealer: int, direction: int, part
         for index, name in enumerate(hand):
             code = _card(name, f"{path}/{index}")
             if dealt[code] == COPIES:
-                raise RecordError("duplicate_card", f"{name} is dealt a third time; the deck holds it twice", f"{path}/{index}")
+                raise RecordError(Code.DUPLICATE_CARD, f"{name} is dealt a third time; the deck holds it twice", f"{path}/{index}")
             dealt[code] += 1
             held[code] += 1
         counts.append(held)
     name = record.get("upcard")
     if name is None:
-        raise RecordError("missing_member", "upcard (the first card of the discard pile) is required", "/upcard")
+        raise RecordError(Code.MISSING_MEMBER, "upcard (the first card of the discard pile) is required", "/upcard")
     upcard = _card(name, "/upcard")
     if dealt[upcard] == COPIES:
-        raise RecordError("duplicate_card", f"the upcard {name} is dealt twice already; the deck holds it twice", "/upcard")
+        raise RecordError(Code.DUPLICATE_CARD, f"the upcard {name} is dealt twice already; the deck holds it twice", "/upcard")
     dealt[upcard] += 1
     wish = record.get("upcard_wish")
     if upcard & 7 == JACK:
         if wish is None:
             raise RecordError(
-                "missing_member", f"the upcard {name} is a jack: the dealer names a suit (upcard_wish)", "/upcard_wish"
+                Code.MISSING_MEMBER, f"the upcard {name} is a jack: the dealer names a suit (upcard_wish)", "/upcard_wish"
             )
         named = _suit(wish, "/upcard_wish")
         if named == upcard >> 3:
             raise RecordError(
-                "forbidden_wish",
+                Code.FORBIDDEN_WISH,
                 f"the dealer may not name {SUIT_NAMES[named]}, the suit of the upcard {name} "
                 "(rules/maumau.md, J: as upcard any suit but its own)",
                 "/upcard_wish",
             )
     else:
         if wish is not None:
-            raise RecordError("unexpected_member", f"upcard_wish is given only when the upcard is a jack, not {name}", "/upcard_wish")
+            raise RecordError(Code.UNEXPECTED_MEMBER, f"upcard_wish is given only when the upcard is a jack, not {name}", "/upcard_wish")
         named = upcard >> 3
     events = require_list(record.get("events"), "/events", "events")
     pile = [COPIES - copies for copies in dealt]
-    return _replay(players, dealer, direction, counts, pile, upcard, named, events, partial)
+    game = Game(players, dealer, direction, counts, pile, upcard, named)
+    game.push(*events)
+    return game
 
 
-def _replay(n, dealer, direction, hands, pile, upcard, named, events, partial) -> _State:
-    """Replay the events (rules/maumau.md); the pointers of the errors follow records.md."""
-    sizes = [HAND_SIZE] * n
-    pile_n = sum(pile)
-    below = [0] * 32
-    below_n = 0
-    top = -1
-    suit = -1
-    phase = _TURN
-    turn = dealer
-    chain = 0
-    chance = False  # a wedding chance is open on the top card
-    shower = taker = after = 0  # after a 9 or T: who shows, who takes, who is on turn afterwards
-    count = len(events)
-    codes = CARD_CODES
-    k = -1
-    # The upcard counts as played by the dealer, with its full effect (rules/maumau.md, Deal).
-    card, seat, new_suit, wedding = upcard, dealer, named, False
-    while True:
-        # --- a card goes on the discard pile: reversal, then its effect (rules/maumau.md) ---------
-        if card == top:
-            direction = -direction  # an identical card reverses before its effect
-        if top >= 0:
-            below[top] += 1
-            below_n += 1
-        top = card
-        suit = new_suit
-        rank = card & 7
-        if wedding:
-            # A wedding opens a new chance starting with its announcer; if nobody answers it, the
-            # announcer is on turn.
-            turn = seat
-        elif rank == SEVEN:
-            chain = chain + 1 if phase == _SEVENS else 1
-            phase = _SEVENS
-            turn = (seat + direction) % n
-        elif rank == EIGHT:
-            phase = _EIGHT
-            turn = (seat + direction) % n
-        elif rank == NINE:
-            # The 9's player shows two cards to the next player, who takes one and is on turn.
-            shower, taker = seat, (seat + direction) % n
-            turn, after = seat, taker
-            phase = _TOP_UP if sizes[seat] < 2 else _SHOW
-        elif rank == TEN:
-            # The next player shows two cards to the ten's player, who takes one; the shower is on turn.
-            shower, taker = (seat + direction) % n, seat
-            turn = after = shower
-            phase = _TOP_UP if sizes[shower] < 2 else _SHOW
-        elif rank == ACE:
-            phase = _ACE
-            turn = seat
+class Game:
+    """One game replayed event by event, like python-chess's ``Board``.
+
+    ``push(*events)`` applies events (records.md) in order; the pointers of the errors follow
+    records.md, counting the events pushed before. Several events at once run through the loop with
+    the state in local variables (the hot loop); one at a time gives the same result. The explicit
+    phase is ``phase`` (what the next event must be: ``TURN``, ``SEVENS``, ``EIGHT_PENDING``, ``ACE_PENDING``,
+    ``TOP_UP``, ``SHOW``; ``pending`` names it) with ``chance`` (a wedding chance is open) and
+    ``turn`` (the seat that acts). The upcard is the dealer's play, laid when the game is set up.
+    ``result()`` is the answer once the events end the game. After an error the game is not to be
+    used any further.
+    """
+
+    __slots__ = (
+        "players", "hands", "sizes", "pile", "pile_n", "below", "below_n", "top", "suit", "direction", "turn",
+        "phase", "chain", "chance", "shower", "taker", "after", "read", "_laying",
+    )
+
+    def __init__(self, players: int, dealer: int, direction: int, hands: list[list[int]], pile: list[int],
+                 upcard: int, named: int) -> None:
+        self.players = players
+        self.hands = hands  # per seat, 32 counts
+        self.sizes = [HAND_SIZE] * players
+        self.pile = pile  # the draw pile, 32 counts (its order is unknown)
+        self.pile_n = sum(pile)
+        self.below = [0] * 32  # the discard pile under its top card
+        self.below_n = 0
+        self.top = -1
+        self.suit = -1  # the suit to follow: the one named under a jack, else the top card's
+        self.direction = direction
+        self.turn = dealer
+        self.phase = TURN
+        self.chain = 0  # the cards a pending 7 chain draws
+        self.chance = False  # a wedding chance is open on the top card
+        self.shower = self.taker = self.after = 0  # after a 9 or T: who shows, who takes, who is on turn then
+        self.read = 0  # events pushed
+        # The upcard counts as played by the dealer, with its full effect (rules/maumau.md, Deal).
+        self._laying = (upcard, dealer, named, False)
+        self.push()
+
+    @property
+    def pending(self) -> str | None:
+        """What is pending: "seven", "eight", "ace", "top_up", "show", "wedding" or None."""
+        return PENDING_NAMES[self.phase] or ("wedding" if self.chance else None)
+
+    def result(self) -> dict:
+        """The engine's answer (records.md); the events pushed must have ended the game."""
+        phase, turn = self.phase, self.turn
+        if phase == EIGHT_PENDING:
+            turn = (turn + self.direction) % self.players  # not passed on: the affected player is skipped
+            phase = TURN
+        if phase != TURN or 0 not in self.sizes:
+            raise _not_over(phase, turn, self.chain, self.sizes, self.top)
+        named = self.suit if self.top & 7 == JACK else None
+        minus = [minus_points(hand, size, named) for hand, size in zip(self.hands, self.sizes)]
+        return {
+            "scores": [-value for value in minus], "minus": minus, "ended_by_jack": named is not None,
+            "next_dealer": turn, "direction": self.direction,
+        }
+
+    def push(self, *events: Any) -> None:
+        n = self.players
+        hands, sizes, pile, pile_n, below, below_n = self.hands, self.sizes, self.pile, self.pile_n, self.below, self.below_n
+        top, suit, direction, turn, phase = self.top, self.suit, self.direction, self.turn, self.phase
+        chain, chance, shower, taker, after = self.chain, self.chance, self.shower, self.taker, self.after
+        codes = CARD_CODES
+        count = len(events)
+        k = self.read - 1  # the event's index in the record
+        i = -1  # its index in ``events``
+        laying = self._laying
+        if laying is None:
+            card = top
         else:
-            phase = _TURN
-            turn = (seat + direction) % n
-            if rank != JACK:
-                chance = True  # a Q or K: anyone may answer with its counterpart
-        # --- read the events up to the next play --------------------------------------------------
+            card, seat, new_suit, wedding = laying
+            self._laying = None
+        lay = laying is not None
         while True:
-            k += 1
-            if k == count:
-                if partial:
-                    return _State(hands, sizes, pile, below, top, suit, direction, turn, phase, chance, chain)
-                if phase == _EIGHT:
-                    turn = (turn + direction) % n  # not passed on: the affected player is skipped
-                    phase = _TURN
-                if phase != _TURN or 0 not in sizes:
-                    raise _not_over(phase, turn, chain, sizes, top)
-                return _State(hands, sizes, pile, below, top, suit, direction, turn, phase, False, chain)
-            event = events[k]
-            if type(event) is dict:
-                seat = event.get("seat")
-                play = event.get("play")
-                wedding = event.get("wedding") if play is not None else None
-            else:
-                seat = play = wedding = None
-            # Chances that nobody takes are not written: an 8 the affected player does not pass on
-            # skips him; a wedding chance not answered by the next event is closed.
-            if phase == _EIGHT and not (
-                seat == turn and wedding is not True and type(play) is str and play in EIGHT_NAMES
-            ):
-                turn = (turn + direction) % n
-                phase = _TURN
-            if chance and wedding is not True:
-                chance = False
-            if phase == _TURN and not chance and 0 in sizes:
-                raise RecordError(
-                    "after_end",
-                    f"the game ended before this event: seat {sizes.index(0)} holds no card and no effect is pending",
-                    f"/events/{k}",
-                )
-            if type(event) is not dict:
-                raise RecordError("bad_type", "an event must be a JSON object", f"/events/{k}")
-            if type(seat) is not int or not 0 <= seat < n:
-                raise _bad_seat(seat, n, k)
-            if play is not None:
-                if len(event) > 2:
-                    _one_kind(event, k)
-                if wedding is not None and wedding is not False:
-                    card = _wedding(event, k, seat, play, wedding, chance, top, hands[seat])
-                    sizes[seat] -= 1
-                    new_suit = card >> 3
-                    wedding = True
-                    break
-                wedding = False
-                if seat != turn:
-                    raise _wrong_seat(seat, turn, phase, k)
-                if phase >= _TOP_UP:
-                    raise _show_due(phase, seat, k)
-                card = codes.get(play) if type(play) is str else None
-                if card is None:
-                    _card(play, f"/events/{k}/play")
-                hand = hands[seat]
-                if not hand[card]:
-                    raise RecordError("card_not_held", f"seat {seat} does not hold {play}", f"/events/{k}/play")
+            if lay:
+                if card == top:
+                    direction = -direction  # an identical card reverses before its effect
+                if top >= 0:
+                    below[top] += 1
+                    below_n += 1
+                top = card
+                suit = new_suit
                 rank = card & 7
-                if phase == _SEVENS and rank != SEVEN:
-                    raise RecordError(
-                        "seven_pending",
-                        f"seat {seat} must pass the 7 chain on with a 7 or draw {chain}, not play {play} "
-                        "(rules/maumau.md, 7)",
-                        f"/events/{k}/play",
-                    )
-                if rank == JACK:
-                    if card != top and (top & 7 == JACK or card >> 3 == suit):
-                        raise _illegal(seat, card, top, suit, k)
-                    wish = event.get("wish")
-                    if wish is None:
-                        raise RecordError(
-                            "missing_member", f"seat {seat} plays the jack {play} and must name a suit (wish)",
-                            f"/events/{k}/wish",
-                        )
-                    new_suit = SUIT_CODES.get(wish) if type(wish) is str else None
-                    if new_suit is None:
-                        _suit(wish, f"/events/{k}/wish")
-                    if new_suit == card >> 3 or (card != top and new_suit == suit):
-                        raise _forbidden_wish(seat, card, top, suit, new_suit, k)
+                if wedding:
+                    # A wedding opens a new chance starting with its announcer; if nobody answers it, the
+                    # announcer is on turn.
+                    turn = seat
+                elif rank == SEVEN:
+                    chain = chain + 1 if phase == SEVENS else 1
+                    phase = SEVENS
+                    turn = (seat + direction) % n
+                elif rank == EIGHT:
+                    phase = EIGHT_PENDING
+                    turn = (seat + direction) % n
+                elif rank == NINE:
+                    # The 9's player shows two cards to the next player, who takes one and is on turn.
+                    shower, taker = seat, (seat + direction) % n
+                    turn, after = seat, taker
+                    phase = TOP_UP if sizes[seat] < 2 else SHOW
+                elif rank == TEN:
+                    # The next player shows two cards to the ten's player, who takes one; the shower is on turn.
+                    shower, taker = (seat + direction) % n, seat
+                    turn = after = shower
+                    phase = TOP_UP if sizes[shower] < 2 else SHOW
+                elif rank == ACE:
+                    phase = ACE_PENDING
+                    turn = seat
                 else:
-                    if card >> 3 != suit and rank != top & 7:
-                        raise _illegal(seat, card, top, suit, k)
-                    if len(event) > 2 and event.get("wish") is not None:
+                    phase = TURN
+                    turn = (seat + direction) % n
+                    if rank != JACK:
+                        chance = True  # a Q or K: anyone may answer with its counterpart
+            lay = True
+            # --- read the events up to the next play --------------------------------------------------
+            while True:
+                k += 1
+                i += 1
+                if i == count:
+                    self.pile, self.pile_n, self.below, self.below_n = pile, pile_n, below, below_n
+                    self.top, self.suit, self.direction, self.turn, self.phase = top, suit, direction, turn, phase
+                    self.chain, self.chance, self.shower, self.taker, self.after = chain, chance, shower, taker, after
+                    self.read = k
+                    return
+                event = events[i]
+                if type(event) is dict:
+                    seat = event.get("seat")
+                    play = event.get("play")
+                    wedding = event.get("wedding") if play is not None else None
+                else:
+                    seat = play = wedding = None
+                # Chances that nobody takes are not written: an 8 the affected player does not pass on
+                # skips him; a wedding chance not answered by the next event is closed.
+                if phase == EIGHT_PENDING and not (
+                    seat == turn and wedding is not True and type(play) is str and play in EIGHT_NAMES
+                ):
+                    turn = (turn + direction) % n
+                    phase = TURN
+                if chance and wedding is not True:
+                    chance = False
+                if phase == TURN and not chance and 0 in sizes:
+                    raise RecordError(
+                        Code.AFTER_END,
+                        f"the game ended before this event: seat {sizes.index(0)} holds no card and no effect is pending",
+                        f"/events/{k}",
+                    )
+                if type(event) is not dict:
+                    raise RecordError(Code.BAD_TYPE, "an event must be a JSON object", f"/events/{k}")
+                if type(seat) is not int or not 0 <= seat < n:
+                    raise _bad_seat(seat, n, k)
+                if play is not None:
+                    if len(event) > 2:
+                        _one_kind(event, k)
+                    if wedding is not None and wedding is not False:
+                        card = _wedding(event, k, seat, play, wedding, chance, top, hands[seat])
+                        sizes[seat] -= 1
+                        new_suit = card >> 3
+                        wedding = True
+                        break
+                    wedding = False
+                    if seat != turn:
+                        raise _wrong_seat(seat, turn, phase, k)
+                    if phase >= TOP_UP:
+                        raise _show_due(phase, seat, k)
+                    card = codes.get(play) if type(play) is str else None
+                    if card is None:
+                        _card(play, f"/events/{k}/play")
+                    hand = hands[seat]
+                    if not hand[card]:
+                        raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} does not hold {play}", f"/events/{k}/play")
+                    rank = card & 7
+                    if phase == SEVENS and rank != SEVEN:
                         raise RecordError(
-                            "unexpected_member", f"only a jack names a suit; {play} is not a jack", f"/events/{k}/wish"
+                            Code.SEVEN_PENDING,
+                            f"seat {seat} must pass the 7 chain on with a 7 or draw {chain}, not play {play} "
+                            "(rules/maumau.md, 7)",
+                            f"/events/{k}/play",
                         )
-                    new_suit = card >> 3
-                hand[card] -= 1
-                sizes[seat] -= 1
-                break
-            draw = event.get("draw")
-            if draw is not None:
+                    if not is_legal(card, top, suit):
+                        raise _illegal(seat, card, top, suit, k)
+                    if rank == JACK:
+                        wish = event.get("wish")
+                        if wish is None:
+                            raise RecordError(
+                                Code.MISSING_MEMBER, f"seat {seat} plays the jack {play} and must name a suit (wish)",
+                                f"/events/{k}/wish",
+                            )
+                        new_suit = SUIT_CODES.get(wish) if type(wish) is str else None
+                        if new_suit is None:
+                            _suit(wish, f"/events/{k}/wish")
+                        if new_suit == card >> 3 or (card != top and new_suit == suit):
+                            raise _forbidden_wish(seat, card, top, suit, new_suit, k)
+                    else:
+                        if len(event) > 2 and event.get("wish") is not None:
+                            raise RecordError(
+                                Code.UNEXPECTED_MEMBER, f"only a jack names a suit; {play} is not a jack", f"/events/{k}/wish"
+                            )
+                        new_suit = card >> 3
+                    hand[card] -= 1
+                    sizes[seat] -= 1
+                    break
+                draw = event.get("draw")
+                if draw is not None:
+                    if len(event) > 2:
+                        _one_kind(event, k)
+                    if seat != turn:
+                        raise _wrong_seat(seat, turn, phase, k)
+                    hand = hands[seat]
+                    if phase == SEVENS:
+                        wanted = chain
+                    elif phase == TOP_UP:
+                        wanted = 2 - sizes[seat]
+                    elif phase == SHOW:
+                        raise _show_due(phase, seat, k)
+                    else:
+                        wanted = 1
+                        if phase == ACE_PENDING and can_play(hand, top, suit):
+                            raise RecordError(
+                                Code.MUST_FOLLOW_ACE,
+                                f"seat {seat} holds a card that can go on the ace {CARD_NAMES[top]} and must play it; "
+                                "only a player without one draws (rules/maumau.md, A)",
+                                f"/events/{k}",
+                            )
+                    if wanted > pile_n + below_n:
+                        wanted = pile_n + below_n  # drawing goes as far as the cards go
+                    if type(draw) is not list:
+                        raise RecordError(Code.BAD_TYPE, "draw must be a JSON array of cards", f"/events/{k}/draw")
+                    if len(draw) != wanted:
+                        raise _draw_count(seat, phase, chain, wanted, len(draw), k)
+                    index = 0
+                    for name in draw:
+                        code = codes.get(name) if type(name) is str else None
+                        if code is None:
+                            _card(name, f"/events/{k}/draw/{index}")
+                        if not pile_n:
+                            # The discard pile except its top becomes the draw pile (rules/maumau.md).
+                            pile, below = below, pile
+                            pile_n, below_n = below_n, 0
+                        if not pile[code]:
+                            raise _not_in_pile(seat, name, k, index)
+                        pile[code] -= 1
+                        pile_n -= 1
+                        hand[code] += 1
+                        index += 1
+                    sizes[seat] += wanted
+                    if phase == SEVENS:
+                        phase = TURN  # the drawer of a 7 chain is on turn
+                    elif phase == TOP_UP:
+                        phase = SHOW
+                    else:
+                        phase = TURN
+                        turn = (seat + direction) % n
+                    continue
+                show = event.get("show")
+                if show is None:
+                    raise RecordError(Code.BAD_EVENT, "an event holds one of play, draw or show", f"/events/{k}")
                 if len(event) > 2:
                     _one_kind(event, k)
                 if seat != turn:
                     raise _wrong_seat(seat, turn, phase, k)
-                hand = hands[seat]
-                if phase == _SEVENS:
-                    wanted = chain
-                elif phase == _TOP_UP:
-                    wanted = 2 - sizes[seat]
-                elif phase == _SHOW:
-                    raise _show_due(phase, seat, k)
-                else:
-                    wanted = 1
-                    if phase == _ACE and can_play(hand, top, suit):
-                        raise RecordError(
-                            "must_follow_ace",
-                            f"seat {seat} holds a card that can go on the ace {CARD_NAMES[top]} and must play it; "
-                            "only a player without one draws (rules/maumau.md, A)",
-                            f"/events/{k}",
-                        )
-                if wanted > pile_n + below_n:
-                    wanted = pile_n + below_n  # drawing goes as far as the cards go
-                if type(draw) is not list:
-                    raise RecordError("bad_type", "draw must be a JSON array of cards", f"/events/{k}/draw")
-                if len(draw) != wanted:
-                    raise _draw_count(seat, phase, chain, wanted, len(draw), k)
-                index = 0
-                for name in draw:
-                    code = codes.get(name) if type(name) is str else None
-                    if code is None:
-                        _card(name, f"/events/{k}/draw/{index}")
-                    if not pile_n:
-                        # The discard pile except its top becomes the draw pile (rules/maumau.md).
-                        pile, below = below, pile
-                        pile_n, below_n = below_n, 0
-                    if not pile[code]:
-                        raise _not_in_pile(seat, name, k, index)
-                    pile[code] -= 1
-                    pile_n -= 1
-                    hand[code] += 1
-                    index += 1
-                sizes[seat] += wanted
-                if phase == _SEVENS:
-                    phase = _TURN  # the drawer of a 7 chain is on turn
-                elif phase == _TOP_UP:
-                    phase = _SHOW
-                else:
-                    phase = _TURN
-                    turn = (seat + direction) % n
-                continue
-            show = event.get("show")
-            if show is None:
-                raise RecordError("bad_event", "an event holds one of play, draw or show", f"/events/{k}")
-            if len(event) > 2:
-                _one_kind(event, k)
-            if seat != turn:
-                raise _wrong_seat(seat, turn, phase, k)
-            if phase != _SHOW:
-                raise _show_unexpected(phase, seat, k)
-            _show(event, k, seat, show, hands[seat], hands[taker], sizes, taker)
-            phase = _TURN
-            turn = after
+                if phase != SHOW:
+                    raise _show_unexpected(phase, seat, k)
+                _show(event, k, seat, show, hands[seat], hands[taker], sizes, taker)
+                phase = TURN
+                turn = after
 
 
 def _show(event: dict, k: int, seat: int, show: Any, hand: list[int], taker_hand: list[int], sizes: list[int], taker: int) -> None:
     """After a 9 or T: ``seat`` shows min(2, held) cards, ``taker`` takes one (rules/maumau.md)."""
     path = f"/events/{k}/show"
     if type(show) is not list:
-        raise RecordError("bad_type", "show must be a JSON array of cards", path)
+        raise RecordError(Code.BAD_TYPE, "show must be a JSON array of cards", path)
     wanted = min(2, sizes[seat])
     if len(show) != wanted:
         raise RecordError(
-            "bad_length",
+            Code.BAD_LENGTH,
             f"seat {seat} holds {sizes[seat]} card(s) and shows {wanted}, not {len(show)} (rules/maumau.md, 9 and T)",
             path,
         )
@@ -660,18 +716,18 @@ def _show(event: dict, k: int, seat: int, show: Any, hand: list[int], taker_hand
     for index, name in enumerate(show):
         code = _card(name, f"{path}/{index}")
         if hand[code] <= shown.count(code):
-            raise RecordError("card_not_held", f"seat {seat} shows {name} but does not hold it", f"{path}/{index}")
+            raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} shows {name} but does not hold it", f"{path}/{index}")
         shown.append(code)
     taken = event.get("taken")
     if not shown:
         if taken is not None:
-            raise RecordError("unexpected_member", f"seat {seat} shows no card, so nothing is taken", f"/events/{k}/taken")
+            raise RecordError(Code.UNEXPECTED_MEMBER, f"seat {seat} shows no card, so nothing is taken", f"/events/{k}/taken")
         return
     if taken is None:
-        raise RecordError("missing_member", f"seat {taker} takes one of the shown cards (taken)", f"/events/{k}/taken")
+        raise RecordError(Code.MISSING_MEMBER, f"seat {taker} takes one of the shown cards (taken)", f"/events/{k}/taken")
     code = _card(taken, f"/events/{k}/taken")
     if code not in shown:
-        raise RecordError("not_shown", f"seat {taker} takes {taken}, which seat {seat} did not show", f"/events/{k}/taken")
+        raise RecordError(Code.NOT_SHOWN, f"seat {taker} takes {taken}, which seat {seat} did not show", f"/events/{k}/taken")
     hand[code] -= 1
     sizes[seat] -= 1
     taker_hand[code] += 1
@@ -682,10 +738,10 @@ def _wedding(event: dict, k: int, seat: int, play: Any, flag: Any, chance: bool,
     """A play marked ``"wedding": true``: the counterpart of the Q/K on top, by any seat holding it,
     while its chance is open (rules/maumau.md, Q, K — weddings). Returns the card, taken from the hand."""
     if flag is not True:
-        raise RecordError("bad_type", f"wedding must be true or absent, got {flag!r}", f"/events/{k}/wedding")
+        raise RecordError(Code.BAD_TYPE, f"wedding must be true or absent, got {flag!r}", f"/events/{k}/wedding")
     if not chance:
         raise RecordError(
-            "no_wedding_chance",
+            Code.NO_WEDDING_CHANCE,
             f"seat {seat} announces a wedding, but no chance is open: a wedding answers a Q or K just played "
             f"(the top card is {CARD_NAMES[top]})",
             f"/events/{k}/wedding",
@@ -693,14 +749,14 @@ def _wedding(event: dict, k: int, seat: int, play: Any, flag: Any, chance: bool,
     card = _card(play, f"/events/{k}/play")
     if card != COUNTERPART[top]:
         raise RecordError(
-            "not_counterpart",
+            Code.NOT_COUNTERPART,
             f"seat {seat} announces a wedding with {play}; on {CARD_NAMES[top]} only {CARD_NAMES[COUNTERPART[top]]} is one",
             f"/events/{k}/play",
         )
     if not hand[card]:
-        raise RecordError("card_not_held", f"seat {seat} does not hold {play}", f"/events/{k}/play")
+        raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} does not hold {play}", f"/events/{k}/play")
     if event.get("wish") is not None:
-        raise RecordError("unexpected_member", f"only a jack names a suit; {play} is not a jack", f"/events/{k}/wish")
+        raise RecordError(Code.UNEXPECTED_MEMBER, f"only a jack names a suit; {play} is not a jack", f"/events/{k}/wish")
     hand[card] -= 1
     return card
 
@@ -708,13 +764,13 @@ def _wedding(event: dict, k: int, seat: int, play: Any, flag: Any, chance: bool,
 def _one_kind(event: dict, k: int) -> None:
     kinds = [key for key in ("play", "draw", "show") if event.get(key) is not None]
     if len(kinds) > 1:
-        raise RecordError("bad_event", f"an event holds one of play, draw or show, not {' and '.join(kinds)}", f"/events/{k}")
+        raise RecordError(Code.BAD_EVENT, f"an event holds one of play, draw or show, not {' and '.join(kinds)}", f"/events/{k}")
     if kinds[0] != "play":
         for key in ("wish", "wedding"):
             if event.get(key) is not None:
-                raise RecordError("unexpected_member", f"{key} belongs to a play, not to a {kinds[0]}", f"/events/{k}/{key}")
+                raise RecordError(Code.UNEXPECTED_MEMBER, f"{key} belongs to a play, not to a {kinds[0]}", f"/events/{k}/{key}")
     if kinds[0] != "show" and event.get("taken") is not None:
-        raise RecordError("unexpected_member", f"taken belongs to a show, not to a {kinds[0]}", f"/events/{k}/taken")
+        raise RecordError(Code.UNEXPECTED_MEMBER, f"taken belongs to a show, not to a {kinds[0]}", f"/events/{k}/taken")
 
 
 # --- error messages (off the hot path) --------------------------------------------------------------
@@ -723,37 +779,37 @@ def _one_kind(event: dict, k: int) -> None:
 def _bad_seat(seat: Any, players: int, k: int) -> RecordError:
     path = f"/events/{k}/seat"
     if seat is None:
-        return RecordError("missing_member", "every event names the acting seat", path)
+        return RecordError(Code.MISSING_MEMBER, "every event names the acting seat", path)
     if not is_int(seat):
-        return RecordError("bad_type", f"a seat is a JSON integer, got {seat!r}", path)
-    return RecordError("out_of_range", f"seats are 0..{players - 1}, got {seat}", path)
+        return RecordError(Code.BAD_TYPE, f"a seat is a JSON integer, got {seat!r}", path)
+    return RecordError(Code.OUT_OF_RANGE, f"seats are 0..{players - 1}, got {seat}", path)
 
 
 def _wrong_seat(seat: int, turn: int, phase: int, k: int) -> RecordError:
     why = {
-        _TURN: "is on turn",
-        _SEVENS: "must pass the 7 chain on or draw",
-        _EIGHT: "may pass the 8 on",
-        _ACE: "played the ace and must go on (rules/maumau.md, A)",
-        _TOP_UP: "must draw up before showing",
-        _SHOW: "must show two cards",
+        TURN: "is on turn",
+        SEVENS: "must pass the 7 chain on or draw",
+        EIGHT_PENDING: "may pass the 8 on",
+        ACE_PENDING: "played the ace and must go on (rules/maumau.md, A)",
+        TOP_UP: "must draw up before showing",
+        SHOW: "must show two cards",
     }[phase]
-    return RecordError("wrong_seat", f"seat {seat} may not act here: seat {turn} {why}", f"/events/{k}/seat")
+    return RecordError(Code.WRONG_SEAT, f"seat {seat} may not act here: seat {turn} {why}", f"/events/{k}/seat")
 
 
 def _show_due(phase: int, seat: int, k: int) -> RecordError:
-    if phase == _TOP_UP:
+    if phase == TOP_UP:
         return RecordError(
-            "draw_due", f"seat {seat} holds fewer than two cards and first draws up to two before showing "
+            Code.DRAW_DUE, f"seat {seat} holds fewer than two cards and first draws up to two before showing "
             "(rules/maumau.md, 9 and T)", f"/events/{k}",
         )
-    return RecordError("show_due", f"seat {seat} must show two cards now (rules/maumau.md, 9 and T)", f"/events/{k}")
+    return RecordError(Code.SHOW_DUE, f"seat {seat} must show two cards now (rules/maumau.md, 9 and T)", f"/events/{k}")
 
 
 def _show_unexpected(phase: int, seat: int, k: int) -> RecordError:
-    if phase == _TOP_UP:
+    if phase == TOP_UP:
         return _show_due(phase, seat, k)
-    return RecordError("unexpected_show", f"seat {seat} shows cards, but no 9 or T asks for it", f"/events/{k}")
+    return RecordError(Code.UNEXPECTED_SHOW, f"seat {seat} shows cards, but no 9 or T asks for it", f"/events/{k}")
 
 
 def _suit_text(top: int, suit: int) -> str:
@@ -768,7 +824,7 @@ def _illegal(seat: int, card: int, top: int, suit: int, k: int) -> RecordError:
     else:
         rule = f"a card must follow {SUIT_NAMES[suit]} or the rank of the top card"
     return RecordError(
-        "illegal_play", f"seat {seat} may not play {CARD_NAMES[card]} on {_suit_text(top, suit)}: {rule} "
+        Code.ILLEGAL_PLAY, f"seat {seat} may not play {CARD_NAMES[card]} on {_suit_text(top, suit)}: {rule} "
         "(rules/maumau.md, A turn)", f"/events/{k}/play",
     )
 
@@ -779,37 +835,37 @@ def _forbidden_wish(seat: int, card: int, top: int, suit: int, named: int, k: in
     else:
         reason = f"{SUIT_NAMES[named]} is the suit of the card below ({_suit_text(top, suit)})"
     return RecordError(
-        "forbidden_wish", f"seat {seat} may not name {SUIT_NAMES[named]} with {CARD_NAMES[card]}: {reason} "
+        Code.FORBIDDEN_WISH, f"seat {seat} may not name {SUIT_NAMES[named]} with {CARD_NAMES[card]}: {reason} "
         "(rules/maumau.md, J)", f"/events/{k}/wish",
     )
 
 
 def _draw_count(seat: int, phase: int, chain: int, wanted: int, given: int, k: int) -> RecordError:
-    if phase == _SEVENS:
+    if phase == SEVENS:
         why = f"the 7 chain makes seat {seat} draw {chain}"
-    elif phase == _TOP_UP:
+    elif phase == TOP_UP:
         why = f"seat {seat} draws up to two cards before showing"
     else:
         why = f"seat {seat} draws one card"
-    if wanted < (chain if phase == _SEVENS else 1):
+    if wanted < (chain if phase == SEVENS else 1):
         why += f", and only {wanted} can be drawn"
-    return RecordError("wrong_draw_count", f"{why}, not {given} (rules/maumau.md)", f"/events/{k}/draw")
+    return RecordError(Code.WRONG_DRAW_COUNT, f"{why}, not {given} (rules/maumau.md)", f"/events/{k}/draw")
 
 
 def _not_in_pile(seat: int, name: str, k: int, index: int) -> RecordError:
     return RecordError(
-        "not_in_pile", f"seat {seat} draws {name}, but the draw pile holds no {name} at this point "
+        Code.NOT_IN_PILE, f"seat {seat} draws {name}, but the draw pile holds no {name} at this point "
         "(every copy is in a hand or on the discard pile)", f"/events/{k}/draw/{index}",
     )
 
 
 def _not_over(phase: int, turn: int, chain: int, sizes: list[int], top: int) -> RecordError:
-    if phase == _SEVENS:
+    if phase == SEVENS:
         what = f"a 7 chain of {chain} is pending on seat {turn}"
-    elif phase == _ACE:
+    elif phase == ACE_PENDING:
         what = f"seat {turn} played the ace {CARD_NAMES[top]} and must go on"
-    elif phase in (_TOP_UP, _SHOW):
+    elif phase in (TOP_UP, SHOW):
         what = f"seat {turn} must show two cards after {CARD_NAMES[top]}"
     else:
         what = f"every hand holds cards and seat {turn} is on turn"
-    return RecordError("game_not_over", f"the record stops before the game ends: {what}", "/events")
+    return RecordError(Code.NOT_ENDED, f"the record stops before the game ends: {what}", "/events")

@@ -6,17 +6,23 @@ order of the checks and the pointer of each error are ``../shared/records.md``.
 A card is its text (``"R7"``) all the way through: the tables below map a card text to plain ints
 (points, suit, rank), computed once at import or once per choice of trumps. Looking a text up in a
 small dict costs about what indexing a list by a card number would, and saves converting every
-card. A full record is read move by move: the deal, the auction, the choices, the tricks.
+card. A full record is read move by move on a ``Deal`` (python-chess's ``Board``): the deal, then
+``push`` of each auction action, the choices and each trick. What changes with the player count is
+data (``VARIANTS``), as python-chess's variants are.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from enum import Enum
 from itertools import chain, combinations
-from typing import NamedTuple, NoReturn
+from typing import Any, NamedTuple, NoReturn
+
+from ..catalog import GAMES
 
 from .common import (
-    body_kind, check_claimed, require_int, require_int_list, require_length, require_list, require_object,
+    body_kind, check_claimed, check_int, require_int, require_int_list, require_length, require_list, require_object,
 )
-from .errors import RecordError
+from .errors import Code, RecordError
 
 # §Cards: five colours, digits 0–9 with the 1 and the 7 twice, points ("triangles") per digit.
 COLOURS = "RYGBK"
@@ -28,11 +34,30 @@ CARD_NAMES = tuple(colour + digit for colour in COLOURS for digit in DIGITS)
 CARD_COPIES = {name: DIGIT_COPIES[name[1]] for name in CARD_NAMES}
 CARD_POINTS = {name: DIGIT_POINTS[name[1]] for name in CARD_NAMES}
 
-# Per player count: cards per hand, team goal ``base + step * level`` (§5), points in play.
-HAND_SIZE = {3: 12, 4: 15, 5: 12, 6: 10}
-GOAL_BASE_STEP = {3: (10, 2), 4: (28, 2), 5: (21, 3), 6: (16, 4)}
-POINTS_IN_PLAY = {3: 36, 4: 60, 5: 60, 6: 60}
-MIN_PLAYERS, MAX_PLAYERS = 3, 6
+
+
+@dataclass(frozen=True)
+class Variant:
+    """What changes with the player count (§Cards, §3, §5)."""
+
+    players: int
+    hand_size: int  # cards per hand, so tricks per deal
+    goal_base: int  # §5: the team goal is goal_base + goal_step × level
+    goal_step: int
+    points_in_play: int
+    colours: int  # colours in play: any three, named in ``colours``, or all five
+    vice: bool  # §3: is there a Vize
+    partner: bool  # §5: does the Chef name a partner
+
+
+VARIANTS = {
+    3: Variant(3, hand_size=12, goal_base=10, goal_step=2, points_in_play=36, colours=3, vice=False, partner=False),
+    4: Variant(4, hand_size=15, goal_base=28, goal_step=2, points_in_play=60, colours=5, vice=True, partner=True),
+    5: Variant(5, hand_size=12, goal_base=21, goal_step=3, points_in_play=60, colours=5, vice=True, partner=True),
+    6: Variant(6, hand_size=10, goal_base=16, goal_step=4, points_in_play=60, colours=5, vice=True, partner=True),
+}
+HAND_SIZE = {players: variant.hand_size for players, variant in VARIANTS.items()}
+MIN_PLAYERS, MAX_PLAYERS = GAMES["mu"].min_players, GAMES["mu"].max_players
 
 # §7: the bonus is min(100, 10 × level + t); t by the kind of the Chef's trump.
 BONUS_CAP = 100
@@ -44,7 +69,8 @@ TRUMP_SYMBOLS = frozenset(COLOURS) | frozenset(DIGITS)
 # trump belongs to no colour).
 TRUMP = len(COLOURS)
 
-FULL_MEMBERS = ("colours", "hands", "auction", "vice_trump", "chef_trump", "partner", "tricks")
+# records.md: ``colours`` describes the deal, so it belongs to both bodies (not to the body check).
+FULL_MEMBERS = ("hands", "auction", "vice_trump", "chef_trump", "partner", "tricks")
 CHOICE_MEMBERS = ("vice_trump", "chef_trump", "partner", "tricks")
 
 
@@ -65,16 +91,17 @@ DECKS[tuple(sorted(COLOURS))] = FULL_DECK
 
 def team_goal(players: int, level: int) -> int:
     """§5: the sum of card points the Chef's team needs at this level."""
-    base, step = GOAL_BASE_STEP[players]
-    return base + step * level
+    variant = VARIANTS[players]
+    return variant.goal_base + variant.goal_step * level
 
 
 def achieved_level(players: int, team_points: int) -> int:
     """§7: the highest level whose goal the team's points reach (0 below the goal of level 1)."""
-    base, step = GOAL_BASE_STEP[players]
+    variant = VARIANTS[players]
+    base, step = variant.goal_base, variant.goal_step
     if team_points < base + step:
         return 0
-    return min(HAND_SIZE[players], (team_points - base) // step)
+    return min(variant.hand_size, (team_points - base) // step)
 
 
 def bonus(level: int, chef_trump: str) -> int:
@@ -139,10 +166,12 @@ def trick_winner(cards: list[str], tables: TrumpTables) -> int:
     """§6: the index in the trick of the winning card: the highest trump, else the highest card of
     the led colour; of equal cards the first played."""
     led_rank = tables.led_rank[tables.suit[cards[0]]]
-    best, winner = -1, 0
-    for index, card in enumerate(cards):
-        if led_rank[card] > best:
-            best, winner = led_rank[card], index
+    best = winner = index = 0  # the led card ranks at least 0
+    for card in cards:
+        rank = led_rank[card]
+        if rank > best:
+            best, winner = rank, index
+        index += 1
     return winner
 
 
@@ -152,7 +181,7 @@ def find_vice(players: int, chef: int, displays: list[list[str]]) -> int | None:
     Most cards out wins; a tie is broken by the display digits sorted from the highest down,
     compared one by one (seed 000's full comparison).
     """
-    if players == 3:
+    if not VARIANTS[players].vice:
         return None
     most, candidates = 0, []
     for seat in range(players):
@@ -217,79 +246,322 @@ def validate(record: dict) -> dict:
     """Validate one Mü record (full or summary) and return the engine's answer (records.md)."""
     players = require_int(record, "players", "", MIN_PLAYERS, MAX_PLAYERS, "players")
     dealer = require_int(record, "dealer", "", 0, players - 1, "dealer")
-    if body_kind(record, FULL_MEMBERS) == "summary":
-        answer = _validate_summary(record, players)
+    variant = VARIANTS[players]
+    full = body_kind(record, FULL_MEMBERS) == "full"
+    deck = _read_colours(record, variant, full)
+    if full:
+        answer = _validate_full(record, variant, dealer, deck)
     else:
-        answer = _validate_full(record, players, dealer)
+        answer = _validate_summary(record, variant)
     return check_claimed(record, answer)
 
 
 # --- full records -------------------------------------------------------------------------------
 
 
-def _validate_full(record: dict, players: int, dealer: int) -> dict:
-    deck = _read_colours(record, players)
-    hand_size = HAND_SIZE[players]
-    hands = _read_hands(record.get("hands"), players, hand_size, deck)
-    bids, displays, crown, face_up = _run_auction(record.get("auction"), players, dealer, hands, deck)
-    top = max(bids)
-    if top == 0 or not face_up:
+class Phase(Enum):
+    """What the next action of a deal is; the value names the record member it is read from."""
+
+    AUCTION = "auction"
+    VICE_TRUMP = "vice_trump"
+    CHEF_TRUMP = "chef_trump"
+    PARTNER = "partner"
+    PLAY = "tricks"
+    OVER = "over"
+
+
+# The members as module constants: reading ``Phase.X`` costs an enum lookup in the hot path.
+AUCTION, VICE_TRUMP, CHEF_TRUMP, PARTNER, PLAY, OVER = Phase
+
+
+class Deal:
+    """One deal read action by action, like python-chess's ``Board``.
+
+    ``push(action)`` applies the next action of the current ``phase``: an auction action (the cards
+    put out, ``[]`` a pass), the Vize's trump, the Chef's trump, the partner, then each trick (its
+    cards in playing order). ``bid(*actions)`` and ``play(*tricks)`` are what ``push`` calls in
+    those phases; they take several actions at once, so that validation reads a whole auction or
+    all the tricks in one call with the state in local variables (the hot loop). An action against
+    the rules raises ``RecordError`` with the pointer of the record element it is read from, and
+    the deal is not to be used any further.
+    ``result()`` is the engine's answer once the phase is ``OVER``.
+    """
+
+    __slots__ = (
+        "variant", "players", "deck", "phase", "in_hand", "bids", "displays", "top", "crown", "face_up", "passes",
+        "turn", "actions", "chef", "vice", "vice_trump", "chef_trump", "partner", "tables", "held", "_ring",
+        "leader", "tricks", "tricks_due", "card_points",
+    )
+
+    def __init__(self, variant: Variant, dealer: int, hands: list[list[str]], deck: _Deck = FULL_DECK) -> None:
+        players = variant.players
+        self.variant = variant
+        self.players = players
+        self.deck = deck
+        self.phase = AUCTION
+        # the auction (§1)
+        self.in_hand = [list(hand) for hand in hands]  # the cards not put out (until the play)
+        self.bids = [0] * players
+        self.displays: list[list[str]] = [[] for _ in range(players)]
+        self.top = 0
+        self.crown: int | None = None
+        self.face_up = False
+        self.passes = 0
+        self.turn = dealer
+        self.actions = 0  # auction actions read
+        # the choices (§3–§5)
+        self.chef: int | None = None
+        self.vice: int | None = None
+        self.vice_trump: str | None = None
+        self.chef_trump: str | None = None
+        self.partner: int | None = None
+        self.tables: TrumpTables | None = None
+        # the play (§6): set up when the auction has a Chef
+        self.held: list[list[str]] = []
+        self._ring: list[list[str]] = []
+        self.leader: int | None = None
+        self.tricks = 0  # tricks read
+        self.tricks_due = variant.hand_size
+        self.card_points = [0] * players
+
+    def push(self, action: Any) -> None:
+        phase = self.phase
+        if phase is AUCTION or (phase is OVER and self.chef is None):
+            self.bid(action)
+        elif phase is VICE_TRUMP:
+            self._vice_trump(action)
+        elif phase is CHEF_TRUMP:
+            self._chef_trump(action)
+        elif phase is PARTNER:
+            self._partner(action)
+        else:
+            self.play(action)
+
+    def result(self) -> dict:
+        """§7: the answer of the deal (records.md); the deal must be over."""
+        if self.phase is not OVER:
+            raise RecordError(Code.NOT_ENDED, f"the deal is not over: {self.phase.value} is next", "/" + self.phase.value)
+        if self.top == 0:
+            return void(self.players)
+        if self.chef is None:
+            return eklat(self.players, self.bids, self.crown)
+        return settle(self.players, self.chef, self.vice, self.partner, self.bids[self.chef], self.chef_trump,
+                      self.card_points)
+
+    # §1: the auction ------------------------------------------------------------------------------
+    def bid(self, *actions: Any) -> None:
+        """Auction actions in turn, from the seat on turn: the cards put out, ``[]`` a pass."""
+        players = self.players
+        bids, displays, in_hand = self.bids, self.displays, self.in_hand
+        top, crown, face_up, passes = self.top, self.crown, self.face_up, self.passes
+        index, seat = self.actions, self.turn
+        for action in actions:
+            if passes == players:
+                raise RecordError(
+                    Code.AFTER_END,
+                    f"the auction ended with {players} passes in a row before this action",
+                    f"/auction/{index}",
+                )
+            if type(action) is not list:
+                raise RecordError(
+                    Code.BAD_TYPE, "an auction action must be a JSON array (the cards put out; [] is a pass)",
+                    f"/auction/{index}",
+                )
+            if not action:
+                passes += 1
+            else:
+                passes = 0
+                bid = bids[seat] + len(action)
+                if bid > top + 1:
+                    raise RecordError(
+                        Code.OVERBID,
+                        f"seat {seat} puts out {len(action)} card(s) for a bid of {bid}, but the highest bid before "
+                        f"was {top}, so at most {top + 1} (rules/mu.md §1)",
+                        f"/auction/{index}",
+                    )
+                hand = in_hand[seat]
+                held = len(hand)
+                try:
+                    for name in action:
+                        hand.remove(name)
+                except ValueError:
+                    path = f"/auction/{index}/{held - len(hand)}"  # the cards before it did leave the hand
+                    _check_card(name, self.deck, path)
+                    raise RecordError(
+                        Code.CARD_NOT_HELD, f"seat {seat} puts out {name} but does not hold it in hand", path,
+                    ) from None
+                displays[seat] += action
+                bids[seat] = bid
+                # The crown (§1): a raise takes it face up, drawing level takes it face down.
+                if bid > top:
+                    top, crown, face_up = bid, seat, True
+                elif bid == top:
+                    crown, face_up = seat, False
+            index += 1
+            seat += 1
+            if seat == players:
+                seat = 0
+        self.top, self.crown, self.face_up, self.passes = top, crown, face_up, passes
+        self.actions, self.turn = index, seat
+        if passes == players:
+            self._end_auction()
+
+    def _no_play(self) -> RecordError:
+        """The error for a trick pushed outside the play."""
+        phase = self.phase
+        if phase is AUCTION:
+            return RecordError(Code.NOT_ENDED, "the auction has not ended: no trick yet", "/auction")
+        if phase is not OVER:
+            return RecordError(Code.MISSING_MEMBER, f"{phase.value} comes before the tricks", "/" + phase.value)
+        if self.chef is None:
+            return RecordError(Code.UNEXPECTED_MEMBER, "the deal ended with the auction: no tricks", "/tricks")
+        return RecordError(Code.AFTER_END, f"the deal is over after {self.tricks} tricks", f"/tricks/{self.tricks}")
+
+    def _end_auction(self) -> None:
+        """§1–§3: n passes in a row end it: a void deal, an Eklat, or a Chef (and maybe a Vize)."""
+        if self.top == 0 or not self.face_up:
+            self.phase = OVER
+            return
+        self.chef = chef = self.crown
+        self.vice = find_vice(self.players, chef, self.displays)
+        # §6: display cards count as held, so in the play a seat holds its dealt hand again
+        held = self.in_hand
+        for hand, display in zip(held, self.displays):
+            hand += display
+        self.held = held
+        self._ring = held + held  # _ring[leader:leader + players]: the hands in playing order
+        self.phase = CHEF_TRUMP if self.vice is None else VICE_TRUMP
+
+    # §4–§5: the choices ---------------------------------------------------------------------------
+    def _vice_trump(self, value: Any) -> None:
+        self.vice_trump = _display_trump(value, "/vice_trump", "the Vize", self.vice, self.displays[self.vice], False)
+        self.phase = CHEF_TRUMP
+
+    def _chef_trump(self, value: Any) -> None:
+        chef = self.chef
+        trump = _display_trump(value, "/chef_trump", "the Chef", chef, self.displays[chef], True)
+        if trump == self.vice_trump:
+            raise RecordError(
+                Code.TRUMP_TAKEN,
+                f"the Chef (seat {chef}) may not choose {_trump_text(trump)}: the Vize (seat {self.vice}) chose it "
+                "(rules/mu.md §4)",
+                "/chef_trump",
+            )
+        self.chef_trump = trump
+        self.tables = trump_tables(trump, self.vice_trump)
+        self.leader = chef  # §6: the Chef leads the first trick
+        self.phase = PARTNER if self.variant.partner else PLAY
+
+    def _partner(self, value: Any) -> None:
+        partner = check_int(value, "/partner", 0, self.players - 1, "partner")
+        _check_partner(partner, self.chef, self.vice, "/partner")
+        self.partner = partner
+        self.phase = PLAY
+
+    # §6: the tricks -------------------------------------------------------------------------------
+    def play(self, *tricks: Any) -> None:
+        """Tricks in turn, each its cards in playing order from the leader. Whether a seat could have
+        followed is asked only when it did not."""
+        if self.phase is not PLAY:
+            if tricks:
+                raise self._no_play()
+            return
+        players = self.players
+        number, leader, due = self.tricks, self.leader, self.tricks_due
+        tables = self.tables
+        suit, suit_cards, led_ranks = tables
+        points = CARD_POINTS
+        ring = self._ring
+        card_points = self.card_points
+        for trick in tricks:
+            if number == due:
+                raise RecordError(Code.AFTER_END, f"the deal is over after {number} tricks", f"/tricks/{number}")
+            if type(trick) is not list:
+                raise RecordError(Code.BAD_TYPE, f"trick {number} must be a JSON array of cards", f"/tricks/{number}")
+            if len(trick) != players:
+                raise RecordError(
+                    Code.BAD_LENGTH,
+                    f"trick {number} must have {players} cards, one per seat, got {len(trick)}",
+                    f"/tricks/{number}",
+                )
+            plays = zip(trick, ring[leader:leader + players])
+            name, hand = next(plays)
+            try:
+                hand.remove(name)
+            except ValueError:
+                _reject_play(number, 0, leader, name, self.deck)
+            led = suit[name]
+            led_cards = suit_cards[led]
+            total = points[name]
+            position = 0
+            for name, hand in plays:
+                position += 1
+                try:
+                    hand.remove(name)
+                except ValueError:
+                    _reject_play(number, position, (leader + position) % players, name, self.deck)
+                # §6: a card that does not follow is legal only from a hand holding nothing that does
+                if suit[name] != led and not led_cards.isdisjoint(hand):
+                    _reject_follow(number, trick, position, (leader + position) % players, hand, led, tables)
+                total += points[name]
+            leader = (leader + trick_winner(trick, tables)) % players
+            card_points[leader] += total
+            number += 1
+        self.tricks, self.leader = number, leader
+        if number == due:
+            self.phase = OVER
+
+
+def _validate_full(record: dict, variant: Variant, dealer: int, deck: _Deck) -> dict:
+    """Push the record's actions, member by member in the order of records.md."""
+    hands = _read_hands(record.get("hands"), variant, deck)
+    deal = Deal(variant, dealer, hands, deck)
+    push = deal.push
+    deal.bid(*require_list(record.get("auction"), "/auction", "auction"))
+    if deal.phase is AUCTION:
+        raise RecordError(Code.NOT_ENDED, f"the auction stops before {variant.players} passes in a row end it", "/auction")
+    if deal.phase is OVER:
         for key in CHOICE_MEMBERS:
             if record.get(key) is not None:
-                what = "a void deal" if top == 0 else "an Eklat"
+                what = "a void deal" if deal.top == 0 else "an Eklat"
                 raise RecordError(
-                    "unexpected_member",
-                    f"{key} must be absent after {what}: the deal ends with the auction",
-                    "/" + key,
+                    Code.UNEXPECTED_MEMBER, f"{key} must be absent after {what}: the deal ends with the auction", "/" + key,
                 )
-        return void(players) if top == 0 else eklat(players, bids, crown)
-
-    chef = crown
-    vice = find_vice(players, chef, displays)
-    vice_trump = None
-    if vice is None:
-        if record.get("vice_trump") is not None:
-            reason = "with 3 players there is never a Vize" if players == 3 else "this deal has no Vize"
-            raise RecordError("unexpected_member", f"vice_trump must be absent: {reason} (rules/mu.md §3)", "/vice_trump")
-    else:
-        vice_trump = _read_trump(record, "vice_trump", "the Vize", vice, displays[vice], allow_none=False)
-    chef_trump = _read_trump(record, "chef_trump", "the Chef", chef, displays[chef], allow_none=True)
-    if chef_trump == vice_trump:
+        return deal.result()
+    if deal.phase is VICE_TRUMP:
+        push(record.get("vice_trump"))
+    elif record.get("vice_trump") is not None:
+        reason = "this deal has no Vize" if variant.vice else f"with {variant.players} players there is never a Vize"
+        raise RecordError(Code.UNEXPECTED_MEMBER, f"vice_trump must be absent: {reason} (rules/mu.md §3)", "/vice_trump")
+    push(record.get("chef_trump"))
+    if deal.phase is PARTNER:
+        push(record.get("partner"))
+    elif record.get("partner") is not None:
         raise RecordError(
-            "trump_taken",
-            f"the Chef (seat {chef}) may not choose {_trump_text(chef_trump)}: the Vize (seat {vice}) chose it (rules/mu.md §4)",
-            "/chef_trump",
+            Code.UNEXPECTED_MEMBER,
+            f"partner must be absent: with {variant.players} players the Chef plays alone (rules/mu.md §5)",
+            "/partner",
         )
-
-    partner = None
-    if players == 3:
-        if record.get("partner") is not None:
-            raise RecordError(
-                "unexpected_member",
-                "partner must be absent: with 3 players the Chef plays alone (rules/mu.md §5)",
-                "/partner",
-            )
-    else:
-        partner = require_int(record, "partner", "", 0, players - 1, "partner")
-        _check_partner(partner, chef, vice, "/partner")
-
-    tables = trump_tables(chef_trump, vice_trump)
-    card_points = _play_tricks(record.get("tricks"), players, hand_size, hands, chef, tables, deck)
-    return settle(players, chef, vice, partner, bids[chef], chef_trump, card_points)
+    tricks = require_list(record.get("tricks"), "/tricks", "tricks")
+    require_length(tricks, variant.hand_size, "/tricks", f"tricks with {variant.players} players (one per card in hand)")
+    deal.play(*tricks)
+    return deal.result()
 
 
-def _read_colours(record: dict, players: int) -> _Deck:
-    """``colours``: required with 3 players (three colours), else absent or all five."""
+def _read_colours(record: dict, variant: Variant, required: bool) -> _Deck:
+    """``colours``: where fewer than five are in play, the ones in play (required in a full record,
+    optional in a summary); else absent or all five."""
     colours = record.get("colours")
+    count = variant.colours
+    players = variant.players
     if colours is None:
-        if players == 3:
+        if count < len(COLOURS) and required:
             raise RecordError(
-                "missing_member",
-                "colours is required with 3 players: name the three colours in play",
+                Code.MISSING_MEMBER,
+                f"colours is required with {players} players: name the {count} colours in play",
                 "/colours",
             )
         return FULL_DECK
-    count = 3 if players == 3 else 5
     if type(colours) is list and len(colours) == count:
         try:
             deck = DECKS.get(tuple(sorted(colours)))
@@ -303,17 +575,18 @@ def _read_colours(record: dict, players: int) -> _Deck:
     for index, colour in enumerate(colours):
         path = f"/colours/{index}"
         if type(colour) is not str:
-            raise RecordError("bad_type", f"a colour must be a string, got {colour!r}", path)
+            raise RecordError(Code.BAD_TYPE, f"a colour must be a string, got {colour!r}", path)
         if colour not in COLOUR_NAMES:
-            raise RecordError("bad_colour", f"{colour!r} is not a colour (R, Y, G, B, K)", path)
+            raise RecordError(Code.BAD_COLOUR, f"{colour!r} is not a colour (R, Y, G, B, K)", path)
         if colour in seen:
-            raise RecordError("duplicate_colour", f"colour {colour} is named twice", path)
+            raise RecordError(Code.DUPLICATE_COLOUR, f"colour {colour} is named twice", path)
         seen.add(colour)
     return DECKS[tuple(sorted(seen))]
 
 
-def _read_hands(hands, players: int, hand_size: int, deck: _Deck) -> list[list[str]]:
+def _read_hands(hands, variant: Variant, deck: _Deck) -> list[list[str]]:
     """The deal: n hands of the fixed size, together exactly the cards in play."""
+    players, hand_size = variant.players, variant.hand_size
     require_list(hands, "/hands", "hands")
     require_length(hands, players, "/hands", f"hands with {players} players")
     for hand in hands:
@@ -330,14 +603,14 @@ def _read_hands(hands, players: int, hand_size: int, deck: _Deck) -> list[list[s
     for seat, hand in enumerate(hands):
         path = f"/hands/{seat}"
         if type(hand) is not list:
-            raise RecordError("bad_type", f"the hand of seat {seat} must be a JSON array", path)
+            raise RecordError(Code.BAD_TYPE, f"the hand of seat {seat} must be a JSON array", path)
         require_length(hand, hand_size, path, f"the hand of seat {seat} ({players} players)")
         for index, name in enumerate(hand):
             _check_card(name, deck, f"{path}/{index}")
             dealt[name] += 1
             if dealt[name] > CARD_COPIES[name]:
                 raise RecordError(
-                    "too_many_copies",
+                    Code.DUPLICATE_CARD,
                     f"{name} is dealt more often than the deck holds it ({CARD_COPIES[name]}); seat {seat} has one too many",
                     f"{path}/{index}",
                 )
@@ -347,73 +620,12 @@ def _read_hands(hands, players: int, hand_size: int, deck: _Deck) -> list[list[s
 def _check_card(name, deck: _Deck, path: str) -> None:
     """Reject a text that is not a card in play, saying why."""
     if type(name) is not str:
-        raise RecordError("bad_type", f"a card must be a string such as 'R7', got {name!r}", path)
+        raise RecordError(Code.BAD_TYPE, f"a card must be a string such as 'R7', got {name!r}", path)
     if name in deck.names:
         return
     if name in CARD_COPIES:
-        raise RecordError("colour_not_in_play", f"{name}: {COLOUR_NAMES[name[0]]} is not in play in this deal", path)
-    raise RecordError("bad_card", f"{name!r} is not a Mü card (a colour R, Y, G, B, K and a digit 0-9, such as 'R7')", path)
-
-
-def _run_auction(auction, players: int, dealer: int, hands: list[list[str]], deck: _Deck):
-    """§1: returns bids, displays, the crown's holder and whether it lies face up.
-
-    ``hands`` are the dealt hands as checked by ``_read_hands``; a card put out leaves the hand.
-    """
-    require_list(auction, "/auction", "auction")
-    in_hand = [list(hand) for hand in hands]
-    bids = [0] * players
-    displays: list[list[str]] = [[] for _ in range(players)]
-    top, crown, face_up = 0, None, False
-    passes = 0
-    seat = dealer
-    for index, action in enumerate(auction):
-        if passes == players:
-            raise RecordError(
-                "after_end",
-                f"the auction ended with {players} passes in a row before this action",
-                f"/auction/{index}",
-            )
-        if type(action) is not list:
-            raise RecordError(
-                "bad_type",
-                "an auction action must be a JSON array (the cards put out; [] is a pass)",
-                f"/auction/{index}",
-            )
-        if not action:
-            passes += 1
-        else:
-            passes = 0
-            bid = bids[seat] + len(action)
-            if bid > top + 1:
-                raise RecordError(
-                    "overbid",
-                    f"seat {seat} puts out {len(action)} card(s) for a bid of {bid}, but the highest bid before "
-                    f"was {top}, so at most {top + 1} (rules/mu.md §1)",
-                    f"/auction/{index}",
-                )
-            hand = in_hand[seat]
-            held = len(hand)
-            try:
-                for name in action:
-                    hand.remove(name)
-            except ValueError:
-                path = f"/auction/{index}/{held - len(hand)}"  # the cards before it did leave the hand
-                _check_card(name, deck, path)
-                raise RecordError("card_not_held", f"seat {seat} puts out {name} but does not hold it in hand", path) from None
-            displays[seat] += action
-            bids[seat] = bid
-            # The crown (§1): a raise takes it face up, drawing level takes it face down.
-            if bid > top:
-                top, crown, face_up = bid, seat, True
-            elif bid == top:
-                crown, face_up = seat, False
-        seat += 1
-        if seat == players:
-            seat = 0
-    if passes < players:
-        raise RecordError("auction_not_ended", f"the auction stops before {players} passes in a row end it", "/auction")
-    return bids, displays, crown, face_up
+        raise RecordError(Code.COLOUR_NOT_IN_PLAY, f"{name}: {COLOUR_NAMES[name[0]]} is not in play in this deal", path)
+    raise RecordError(Code.BAD_CARD, f"{name!r} is not a Mü card (a colour R, Y, G, B, K and a digit 0-9, such as 'R7')", path)
 
 
 def _trump_text(trump: str) -> str:
@@ -426,22 +638,21 @@ def _trump_text(trump: str) -> str:
 
 def _trump_value(value, path: str, allow_none: bool) -> str:
     if value is None:
-        raise RecordError("missing_member", f"{path.rsplit('/', 1)[1]} is required", path)
+        raise RecordError(Code.MISSING_MEMBER, f"{path.rsplit('/', 1)[1]} is required", path)
     if type(value) is not str:
-        raise RecordError("bad_type", f"a trump must be a string (a colour letter or a digit), got {value!r}", path)
+        raise RecordError(Code.BAD_TYPE, f"a trump must be a string (a colour letter or a digit), got {value!r}", path)
     if value not in TRUMP_SYMBOLS and not (allow_none and value == NO_TRUMP):
         allowed = "a colour letter, a digit or 'none'" if allow_none else "a colour letter or a digit"
-        raise RecordError("bad_trump", f"{value!r} is not a trump: {allowed}", path)
+        raise RecordError(Code.BAD_TRUMP, f"{value!r} is not a trump: {allowed}", path)
     return value
 
 
-def _read_trump(record: dict, key: str, role: str, seat: int, display: list[str], allow_none: bool) -> str:
+def _display_trump(value: Any, path: str, role: str, seat: int, display: list[str], allow_none: bool) -> str:
     """§4: a colour or digit that lies in the chooser's display (the Chef may also say none)."""
-    path = "/" + key
-    trump = _trump_value(record.get(key), path, allow_none)
+    trump = _trump_value(value, path, allow_none)
     if trump != NO_TRUMP and TRUMP_CARDS[trump].isdisjoint(display):
         raise RecordError(
-            "trump_not_in_display",
+            Code.TRUMP_NOT_IN_DISPLAY,
             f"{role} (seat {seat}) may choose only a colour or digit of his display ({', '.join(display)}), "
             f"not {_trump_text(trump)} (rules/mu.md §4)",
             path,
@@ -452,65 +663,15 @@ def _read_trump(record: dict, key: str, role: str, seat: int, display: list[str]
 def _check_partner(partner: int, chef: int, vice: int | None, path: str) -> None:
     """§5: the Chef names a partner other than himself, never the Vize."""
     if partner == chef:
-        raise RecordError("partner_is_chef", f"the Chef (seat {chef}) cannot be his own partner (rules/mu.md §5)", path)
+        raise RecordError(Code.PARTNER_IS_CHEF, f"the Chef (seat {chef}) cannot be his own partner (rules/mu.md §5)", path)
     if partner == vice:
-        raise RecordError("partner_is_vice", f"the Chef may not name the Vize (seat {vice}) as partner (rules/mu.md §5)", path)
-
-
-def _play_tricks(tricks, players: int, hand_size: int, hands: list[list[str]], chef: int,
-                 tables: TrumpTables, deck: _Deck) -> list[int]:
-    """§6: play the tricks card by card; returns the card points each seat won.
-
-    Display cards count as held, so what a seat holds in the play is its dealt hand; a card played
-    leaves it. Whether a seat could have followed is asked only when it did not.
-    """
-    require_list(tricks, "/tricks", "tricks")
-    require_length(tricks, hand_size, "/tricks", f"tricks with {players} players (one per card in hand)")
-    suit, suit_cards, led_ranks = tables
-    points = CARD_POINTS
-    held = [list(hand) for hand in hands]
-    ring = held + held  # ring[leader:leader + players]: the hands in playing order
-    card_points = [0] * players
-    leader = chef
-    for number, trick in enumerate(tricks):
-        if type(trick) is not list:
-            raise RecordError("bad_type", f"trick {number} must be a JSON array of cards", f"/tricks/{number}")
-        if len(trick) != players:
-            raise RecordError(
-                "bad_length",
-                f"trick {number} must have {players} cards, one per seat, got {len(trick)}",
-                f"/tricks/{number}",
-            )
-        plays = zip(trick, ring[leader:leader + players])
-        name, hand = next(plays)
-        try:
-            hand.remove(name)
-        except ValueError:
-            _reject_play(number, 0, leader, name, deck)
-        led = suit[name]
-        led_rank, led_cards = led_ranks[led], suit_cards[led]
-        total = points[name]
-        best, winner, position = led_rank[name], 0, 0
-        for name, hand in plays:
-            position += 1
-            try:
-                hand.remove(name)
-            except ValueError:
-                _reject_play(number, position, (leader + position) % players, name, deck)
-            if suit[name] != led and not led_cards.isdisjoint(hand):
-                _reject_follow(number, trick, position, (leader + position) % players, hand, led, tables)
-            total += points[name]
-            if led_rank[name] > best:
-                best, winner = led_rank[name], position
-        leader = (leader + winner) % players
-        card_points[leader] += total
-    return card_points
+        raise RecordError(Code.PARTNER_IS_VICE, f"the Chef may not name the Vize (seat {vice}) as partner (rules/mu.md §5)", path)
 
 
 def _reject_play(number: int, position: int, seat: int, name, deck: _Deck) -> NoReturn:
     path = f"/tricks/{number}/{position}"
     _check_card(name, deck, path)
-    raise RecordError("card_not_held", f"seat {seat} plays {name} in trick {number} but does not hold it", path)
+    raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} plays {name} in trick {number} but does not hold it", path)
 
 
 def _reject_follow(number: int, trick: list, position: int, seat: int, hand: list[str], led: int,
@@ -523,7 +684,7 @@ def _reject_follow(number: int, trick: list, position: int, seat: int, hand: lis
         rule = f"{lead} leads {colour}, so a {colour} card that is not a trump must be played"
     options = sorted(set(hand) & tables.suit_cards[led])
     raise RecordError(
-        "illegal_follow",
+        Code.ILLEGAL_FOLLOW,
         f"seat {seat} plays {trick[position]} in trick {number}: {rule} while he holds {', '.join(options)} (rules/mu.md §6)",
         f"/tricks/{number}/{position}",
     )
@@ -532,9 +693,9 @@ def _reject_follow(number: int, trick: list, position: int, seat: int, hand: lis
 # --- summary records ----------------------------------------------------------------------------
 
 
-def _validate_summary(record: dict, players: int) -> dict:
+def _validate_summary(record: dict, variant: Variant) -> dict:
     summary = require_object(record.get("summary"), "/summary", "summary")
-    hand_size = HAND_SIZE[players]
+    players, hand_size = variant.players, variant.hand_size
     bids = require_int_list(summary.get("bids"), players, "/summary/bids", f"bids with {players} players",
                             "the bid of seat {}", 0, hand_size)
     top = max(bids)
@@ -547,28 +708,28 @@ def _validate_summary(record: dict, players: int) -> dict:
 
     def absent(key: str, reason: str) -> None:
         if summary.get(key) is not None:
-            raise RecordError("unexpected_member", f"{key} must be absent: {reason}", "/summary/" + key)
+            raise RecordError(Code.UNEXPECTED_MEMBER, f"{key} must be absent: {reason}", "/summary/" + key)
 
     # chef
     if played:
         chef = require_int(summary, "chef", "/summary", 0, players - 1, "chef")
         if chef != top_seats[0]:
             raise RecordError(
-                "chef_not_top",
+                Code.CHEF_NOT_TOP,
                 f"the Chef is the unique top bidder, seat {top_seats[0]} with {top}, not seat {chef}",
                 "/summary/chef",
             )
     else:
         chef = summary.get("chef")
         if chef is not None:
-            raise RecordError("chef_not_top", f"chef must be null: there is no Chef after {ended}", "/summary/chef")
+            raise RecordError(Code.CHEF_NOT_TOP, f"chef must be null: there is no Chef after {ended}", "/summary/chef")
 
     # vice
     vice = None
     if not played:
         absent("vice", after_end)
-    elif players == 3:
-        absent("vice", "with 3 players there is never a Vize (rules/mu.md §3)")
+    elif not variant.vice:
+        absent("vice", f"with {players} players there is never a Vize (rules/mu.md §3)")
     else:
         second = max(bids[seat] for seat in range(players) if seat != chef)
         seconds = [seat for seat in range(players) if seat != chef and bids[seat] == second] if second else []
@@ -580,7 +741,7 @@ def _validate_summary(record: dict, players: int) -> dict:
                 else:
                     reason = f"the Vize is among the second bidders ({', '.join(map(str, seconds))} with {second})"
                 raise RecordError(
-                    "vice_not_second",
+                    Code.VICE_NOT_SECOND,
                     f"seat {vice} cannot be the Vize: {reason} (rules/mu.md §3)",
                     "/summary/vice",
                 )
@@ -590,7 +751,7 @@ def _validate_summary(record: dict, players: int) -> dict:
         provocateur = require_int(summary, "provocateur", "/summary", 0, players - 1, "provocateur")
         if provocateur not in top_seats:
             raise RecordError(
-                "provocateur_not_top",
+                Code.PROVOCATEUR_NOT_TOP,
                 f"the provocateur is one of the top bidders ({', '.join(map(str, top_seats))} with {top}), not seat {provocateur}",
                 "/summary/provocateur",
             )
@@ -607,20 +768,20 @@ def _validate_summary(record: dict, players: int) -> dict:
         chef_trump = _trump_value(summary.get("chef_trump"), "/summary/chef_trump", allow_none=True)
         if chef_trump == vice_trump:
             raise RecordError(
-                "trump_taken",
+                Code.TRUMP_TAKEN,
                 f"the Chef may not choose {_trump_text(chef_trump)}: the Vize chose it (rules/mu.md §4)",
                 "/summary/chef_trump",
             )
     else:
         absent("chef_trump", after_end)
-    if played and players > 3:
+    if played and variant.partner:
         partner = require_int(summary, "partner", "/summary", 0, players - 1, "partner")
         _check_partner(partner, chef, vice, "/summary/partner")
     else:
-        absent("partner", "with 3 players the Chef plays alone (rules/mu.md §5)" if played else after_end)
+        absent("partner", f"with {players} players the Chef plays alone (rules/mu.md §5)" if played else after_end)
 
     # card points
-    in_play = POINTS_IN_PLAY[players]
+    in_play = variant.points_in_play
     card_points = summary.get("card_points")
     if card_points is None and not played:
         card_points = [0] * players
@@ -631,7 +792,7 @@ def _validate_summary(record: dict, players: int) -> dict:
         if sum(card_points) != due:
             reason = f"{in_play} points are in play with {players} players" if played else after_end
             raise RecordError(
-                "card_points_sum",
+                Code.CARD_POINTS_SUM,
                 f"card_points must sum to {due}, got {sum(card_points)}: {reason}",
                 "/summary/card_points",
             )

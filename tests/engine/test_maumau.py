@@ -4,7 +4,7 @@ Rules: ../shared/rules/maumau.md; format and pointers: ../shared/records.md. The
 built by hand: each test names the cards that matter and fills the hands up to 8 with the rest of
 the deck in order (``deal``), so the draw pile is known (``pile_of``). A test that checks an
 effect replays the record with ``partial=True``: every event is accepted and the state shows who
-acts next; ``validate`` on such a record answers ``game_not_over`` at ``/events``.
+acts next; ``validate`` on such a record answers ``not_ended`` at ``/events``.
 """
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def with_events(record: dict, *events: dict) -> dict:
 
 def going_on(record: dict):
     """Every event is accepted and the game is not over: the state after the last event."""
-    assert_rejected(record, "game_not_over", "/events")
+    assert_rejected(record, "not_ended", "/events")
     return replay(record, partial=True)
 
 
@@ -584,8 +584,8 @@ def test_game_ends_when_a_hand_is_empty_and_nothing_is_pending():
     assert_rejected(with_events(record, "not an event"), "after_end", "/events/8")
     truncated = copy.deepcopy(record)
     truncated["events"].pop()
-    assert_rejected(truncated, "game_not_over", "/events")
-    assert_rejected(dict(record, events=[]), "game_not_over", "/events")
+    assert_rejected(truncated, "not_ended", "/events")
+    assert_rejected(dict(record, events=[]), "not_ended", "/events")
 
 
 def test_next_dealer_after_an_eight_not_passed_on():
@@ -603,7 +603,7 @@ def test_next_dealer_after_an_eight_passed_on():
 
 def test_next_dealer_after_a_drawn_seven_chain():
     record = with_events(four_table("7D"), play(1, "7D"))
-    assert_rejected(record, "game_not_over", "/events")  # the chain is pending
+    assert_rejected(record, "not_ended", "/events")  # the chain is pending
     answer = validate(with_events(record, draw(2, "AC")))
     assert answer["next_dealer"] == 2 and answer["minus"][2] == 10
 

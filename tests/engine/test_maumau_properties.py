@@ -205,7 +205,7 @@ def missing_ace_follow_up(game: Game):
         if "play" in event and game.states[k].pending == "ace":
             after = game.events[k + 1] if k + 1 < len(game.events) else None
             if after is None:
-                options.append((k, "game_not_over", "/events"))
+                options.append((k, "not_ended", "/events"))
             elif after.get("wedding"):
                 options.append((k, "no_wedding_chance", f"/events/{k}/wedding"))
             elif after["seat"] != event["seat"]:
@@ -251,7 +251,7 @@ def truncated(game: Game):
     if choice is not None:
         record = copy.deepcopy(game.record)
         del record["events"][choice:]
-        return record, "game_not_over", "/events"
+        return record, "not_ended", "/events"
 
 
 CORRUPTIONS = [

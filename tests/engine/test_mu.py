@@ -479,8 +479,8 @@ def test_an_action_after_the_passes_and_an_auction_that_never_ends():
     record["auction"][8] = ["R0"]
     assert rejection(record) == ("after_end", "/auction/8")
     record["auction"] = record["auction"][:7]
-    assert rejection(record) == ("auction_not_ended", "/auction")
-    assert rejection(dict(FOUR, auction=[])) == ("auction_not_ended", "/auction")
+    assert rejection(record) == ("not_ended", "/auction")
+    assert rejection(dict(FOUR, auction=[])) == ("not_ended", "/auction")
     assert rejection(dict(FOUR, auction={"0": []})) == ("bad_type", "/auction")
 
 
@@ -543,10 +543,10 @@ def test_hands_length_and_hand_length():
 def test_too_many_copies_points_at_the_first_copy_too_many_in_reading_order():
     record = copy.deepcopy(FOUR)
     record["hands"][3][1] = "Y5"  # seat 1 holds the only Y5 (/hands/1/8); seat 3's is one too many
-    assert rejection(record) == ("too_many_copies", "/hands/3/1")
+    assert rejection(record) == ("duplicate_card", "/hands/3/1")
     record = copy.deepcopy(FOUR)
     record["hands"][0][0] = "R1"  # a third R1: the one at /hands/0/3 is the first too many
-    assert rejection(record) == ("too_many_copies", "/hands/0/3")
+    assert rejection(record) == ("duplicate_card", "/hands/0/3")
     record = copy.deepcopy(FOUR)
     record["hands"][2][5] = "B9x"
     assert rejection(record) == ("bad_card", "/hands/2/5")

@@ -1,0 +1,305 @@
+"""The hand-record format of ``../shared/records.md`` as JSON Schema (draft 2020-12), per game and body.
+
+The schemas describe shapes only (members, JSON types, card notation, lengths the player count
+fixes); the engine stays the judge of the rules, so a record can fit its schema and still be
+rejected. They are built from the engine's own tables (cards, hand sizes, player ranges from the
+games catalogue), so the two cannot drift apart. Conventions of records.md carried over: ``null``
+counts as absent (an optional member may be ``null``; a member of the other body may only be
+``null``), and unknown members are allowed.
+
+``SCHEMAS`` names every schema (``mu``, ``mu-full``, ``mu-summary``, ..., ``maumau-series`` and
+``record``, any game); ``openapi_schema`` rewrites one into the OpenAPI 3.0 dialect of the API
+description.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..catalog import GAMES
+from . import lut, maumau, mu
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def _const(value) -> dict:
+    return {"const": value}
+
+
+def _null() -> dict:
+    """A member that must be absent: records.md lets ``null`` count as absent."""
+    return {"type": "null"}
+
+
+def _optional(schema: dict) -> dict:
+    return {"anyOf": [schema, _null()]}
+
+
+def _integer(low: int | None = None, high: int | None = None) -> dict:
+    schema: dict = {"type": "integer"}
+    if low is not None:
+        schema["minimum"] = low
+    if high is not None:
+        schema["maximum"] = high
+    return schema
+
+
+def _array(items: dict, count: int | None = None, most: int | None = None) -> dict:
+    schema: dict = {"type": "array", "items": items}
+    if count is not None:
+        schema["minItems"] = schema["maxItems"] = count
+    elif most is not None:
+        schema["maxItems"] = most
+    return schema
+
+
+def _object(properties: dict, required: list[str], **extra) -> dict:
+    shape = {"type": "object", "properties": properties, **extra}
+    if required:  # OpenAPI 3.0 (the API schema's dialect) forbids an empty ``required``
+        shape["required"] = required
+    return shape
+
+
+def _head(game: str, players: int | None = None) -> dict:
+    info = GAMES[game]
+    seats = players - 1 if players is not None else info.max_players - 1
+    return {
+        "game": _const(game),
+        "players": _const(players) if players is not None else _integer(info.min_players, info.max_players),
+        "dealer": _integer(0, seats),
+        "claimed": _optional({"type": "object", "description": "any subset of the engine's answer"}),
+    }
+
+
+def _per_player_count(game: str, build: Callable[[int], dict]) -> dict:
+    info = GAMES[game]
+    return {"oneOf": [build(players) for players in range(info.min_players, info.max_players + 1)]}
+
+
+def _absent(*members: str) -> dict:
+    return {member: _null() for member in members}
+
+
+# --- Mü -------------------------------------------------------------------------------------------
+
+MU_CARD = {"enum": list(mu.CARD_NAMES)}
+MU_COLOUR = {"enum": list(mu.COLOURS)}
+MU_TRUMP = {"enum": sorted(mu.TRUMP_SYMBOLS)}
+MU_CHEF_TRUMP = {"enum": [*sorted(mu.TRUMP_SYMBOLS), mu.NO_TRUMP]}
+
+
+def _mu_colours(variant: mu.Variant) -> dict:
+    colours = _array(MU_COLOUR, variant.colours)
+    colours["uniqueItems"] = True
+    return colours
+
+
+def _mu_full(players: int) -> dict:
+    variant = mu.VARIANTS[players]
+    size, seat = variant.hand_size, _integer(0, players - 1)
+    properties = {
+        **_head("mu", players),
+        "colours": _mu_colours(variant) if variant.colours < len(mu.COLOURS) else _optional(_mu_colours(variant)),
+        "hands": _array(_array(MU_CARD, size), players),
+        "auction": _array(_array(MU_CARD, most=size)),
+        "vice_trump": _optional(MU_TRUMP) if variant.vice else _null(),
+        "chef_trump": _optional(MU_CHEF_TRUMP),
+        "partner": _optional(seat) if variant.partner else _null(),
+        "tricks": _optional(_array(_array(MU_CARD, players), size)),
+        "summary": _null(),
+    }
+    required = ["game", "players", "dealer", "hands", "auction"]
+    if variant.colours < len(mu.COLOURS):
+        required.append("colours")
+    return _object(properties, required)
+
+
+def _mu_summary(players: int) -> dict:
+    variant = mu.VARIANTS[players]
+    seat = _optional(_integer(0, players - 1))
+    summary = _object({
+        "bids": _array(_integer(0, variant.hand_size), players),
+        "chef": seat,
+        "vice": seat if variant.vice else _null(),
+        "provocateur": seat,
+        "vice_trump": _optional(MU_TRUMP) if variant.vice else _null(),
+        "chef_trump": _optional(MU_CHEF_TRUMP),
+        "partner": seat if variant.partner else _null(),
+        "card_points": _optional(_array(_integer(0, variant.points_in_play), players)),
+    }, ["bids"])
+    properties = {
+        **_head("mu", players),
+        "colours": _optional(_mu_colours(variant)),
+        "summary": summary,
+        **_absent(*mu.FULL_MEMBERS),
+    }
+    return _object(properties, ["game", "players", "dealer", "summary"])
+
+
+# --- Maumau ----------------------------------------------------------------------------------------
+
+MAUMAU_CARD = {"enum": list(maumau.CARD_NAMES)}
+MAUMAU_SUIT = {"enum": list(maumau.SUITS)}
+
+
+def _maumau_event(players: int) -> dict:
+    seat = _integer(0, players - 1)
+    play = _object({
+        "seat": seat, "play": MAUMAU_CARD, "wish": _optional(MAUMAU_SUIT),
+        "wedding": {"type": ["boolean", "null"]}, **_absent("draw", "show", "taken"),
+    }, ["seat", "play"])
+    draw = _object({"seat": seat, "draw": _array(MAUMAU_CARD), **_absent("play", "show", "wish", "wedding", "taken")},
+                   ["seat", "draw"])
+    show = _object({
+        "seat": seat, "show": _array(MAUMAU_CARD, most=2), "taken": _optional(MAUMAU_CARD),
+        **_absent("play", "draw", "wish", "wedding"),
+    }, ["seat", "show"])
+    return {"oneOf": [play, draw, show]}
+
+
+def _maumau_head(players: int) -> dict:
+    return {**_head("maumau", players), "direction": _optional({"enum": [1, -1]})}
+
+
+def _maumau_full(players: int) -> dict:
+    properties = {
+        **_maumau_head(players),
+        "hands": _array(_array(MAUMAU_CARD, maumau.HAND_SIZE), players),
+        "upcard": MAUMAU_CARD,
+        "upcard_wish": _optional(MAUMAU_SUIT),
+        "events": _array(_maumau_event(players)),
+        "summary": _null(),
+    }
+    return _object(properties, ["game", "players", "dealer", "hands", "upcard", "events"])
+
+
+def _maumau_summary(players: int) -> dict:
+    summary = _object({
+        "remaining": _optional(_array(_array(MAUMAU_CARD), players)),
+        "wish": _optional(MAUMAU_SUIT),
+        "minus": _optional(_array(_integer(0, maumau.MOST_MINUS), players)),
+    }, [], anyOf=[{"required": ["remaining"]}, {"required": ["minus"]}])
+    properties = {**_maumau_head(players), "summary": summary, **_absent(*maumau.FULL_MEMBERS)}
+    return _object(properties, ["game", "players", "dealer", "summary"])
+
+
+def _maumau_series() -> dict:
+    return _object({
+        "records": {"type": "array", "minItems": 1, "items": _either_body("maumau")},
+        "stake_cents": _integer(0, 10**9),
+    }, ["records", "stake_cents"])
+
+
+# --- Mit List und Tücke ----------------------------------------------------------------------------
+
+
+def _lut_card(players: int) -> dict:
+    return {"enum": list(lut.DECKS[players].codes)}
+
+
+def _lut_full(players: int) -> dict:
+    card = _lut_card(players)
+    colours = {"enum": list(lut.COLOURS)}
+    keep = {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"},
+            "additionalProperties": _optional(_array(colours, 2))}
+    trick = _object({
+        "cards": _array(card, most=players),
+        "pick": _optional(_array(card, lut.DECKS[players].first_share)),
+        "keep": _optional(keep),
+    }, ["cards"])
+    properties = {
+        **_head("lut", players),
+        "hands": _array(_array(card, lut.HAND_SIZE), players),
+        "tricks": _array(trick, most=lut.TRICKS),
+        "summary": _null(),
+    }
+    return _object(properties, ["game", "players", "dealer", "hands", "tricks"])
+
+
+def _lut_summary(players: int) -> dict:
+    deck = lut.DECKS[players]
+    stacks = _object({
+        **{colour: _optional(_integer(0, size)) for colour, size in zip(lut.COLOURS, deck.sizes)},
+        "discarded": _integer(0, deck.size),
+    }, ["discarded"])
+    properties = {
+        **_head("lut", players),
+        "summary": _object({"stacks": _array(stacks, players)}, ["stacks"]),
+        **_absent(*lut.FULL_MEMBERS),
+    }
+    return _object(properties, ["game", "players", "dealer", "summary"])
+
+
+# --- the published schemas -------------------------------------------------------------------------
+
+_BODIES: dict[str, dict[str, Callable[[int], dict]]] = {
+    "mu": {"full": _mu_full, "summary": _mu_summary},
+    "maumau": {"full": _maumau_full, "summary": _maumau_summary},
+    "lut": {"full": _lut_full, "summary": _lut_summary},
+}
+TITLES = {"full": "full record", "summary": "summary record"}
+
+
+def _document(title: str, schema: dict) -> dict:
+    return {"$schema": DIALECT, "title": title, **schema}
+
+
+def _either_body(game: str) -> dict:
+    return {"oneOf": [_per_player_count(game, _BODIES[game][body]) for body in TITLES]}
+
+
+def _game_body(game: str, body: str) -> dict:
+    return _document(f"{GAMES[game].name}: {TITLES[body]}", _per_player_count(game, _BODIES[game][body]))
+
+
+def _game(game: str) -> dict:
+    return _document(f"{GAMES[game].name}: a hand record (full or summary)", _either_body(game))
+
+
+def _record() -> dict:
+    return _document("A hand record of any game", {"oneOf": [_either_body(game) for game in _BODIES]})
+
+
+def _series() -> dict:
+    return _document(f"{GAMES['maumau'].name}: a series", _maumau_series())
+
+
+SCHEMAS: dict[str, Callable[[], dict]] = {
+    "record": _record,
+    **{game: (lambda game=game: _game(game)) for game in _BODIES},
+    **{f"{game}-{body}": (lambda game=game, body=body: _game_body(game, body)) for game in _BODIES for body in TITLES},
+    "maumau-series": _series,
+}
+
+
+def record_schema(name: str = "record") -> dict:
+    """The JSON Schema called ``name`` (a key of ``SCHEMAS``), as a fresh dict."""
+    return SCHEMAS[name]()
+
+
+def openapi_schema(name: str = "record") -> dict:
+    """The same schema in OpenAPI 3.0's dialect (no ``const``, ``null`` type or ``$schema``)."""
+    return _openapi(record_schema(name))
+
+
+def _openapi(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_openapi(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    result: dict = {}
+    for key, value in node.items():
+        if key in ("$schema", "propertyNames"):
+            continue
+        if key == "const":
+            result["enum"] = [value]
+        elif key == "type" and value == "null":
+            result["nullable"] = True
+            result["enum"] = [None]
+        elif key == "type" and isinstance(value, list):
+            kinds = [kind for kind in value if kind != "null"]
+            result["type"] = kinds[0]
+            if "null" in value:
+                result["nullable"] = True
+        else:
+            result[key] = _openapi(value)
+    return result

@@ -1,0 +1,39 @@
+"""The record format as published by the service: JSON Schemas, and the OpenAPI request bodies of the
+submission and dry-run endpoints."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.test import Client
+from jsonschema import Draft202012Validator
+
+from games.rules import Code
+from games.simulate.lut import random_record
+
+OPENAPI = "application/vnd.oai.openapi+json"
+
+
+@pytest.mark.django_db
+def test_the_service_lists_and_serves_the_record_schemas():
+    client = Client()
+    names = client.get("/api/v1/records/schema/").json()
+    assert {"record", "mu", "maumau-full", "lut-summary", "maumau-series"} <= set(names)
+    schema = client.get("/api/v1/records/schema/lut.json").json()
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    validator = Draft202012Validator(schema)
+    record = random_record(random.Random(1), 5)
+    assert validator.is_valid(record)
+    assert not validator.is_valid(dict(record, summary={"stacks": []}))  # both bodies
+    assert client.get("/api/v1/records/schema/chess.json").status_code == 404
+
+
+@pytest.mark.django_db
+def test_openapi_submission_and_dry_run_bodies_are_the_record_schema():
+    paths = Client().get("/api/schema/", HTTP_ACCEPT=OPENAPI).json()["paths"]
+    for path in ("/api/v1/records/validate", "/api/v1/tables/{id}/hands/"):
+        operation = paths[path]["post"]
+        body = operation["requestBody"]["content"]["application/json"]["schema"]
+        assert len(body["oneOf"]) == 3  # one per game
+        rejected = operation["responses"]["422"]["description"]
+        assert all(f"`{code}`" in rejected for code in Code)
