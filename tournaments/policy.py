@@ -10,7 +10,8 @@ rounds or names.
 - A round whose results are held back, with its tables, sessions, hands and money, is seen only by
   those who organise its event, until it is released.
 - A player is listed by the name he agreed to show (initials, or ``#id`` once anonymised); the
-  real name is seen by staff, by the organisers of one of his clubs and by the player himself.
+  real name is seen by staff, by the organisers of one of his clubs or of one of its events (they
+  seat him and print the table cards) and by the player himself.
   Filters and ordering by name work on the shown name for everyone else.
 
 **Changing.** The permissions are predicates registered with ``rules`` under Django's permission
@@ -208,7 +209,9 @@ class Visibility:
         shown = Q(initials_only=False, anonymised=False)
         if not self.authenticated:
             return shown
-        organised = Membership.objects.filter(player=OuterRef("pk"), club__organisers=self.user.pk)
+        organised = Membership.objects.filter(
+            Q(club__organisers=self.user.pk) | Q(club__events__organisers=self.user.pk), player=OuterRef("pk"),
+        )
         return shown | (Q(anonymised=False) & (Exists(organised) | Q(user=self.user.pk)))
 
     def sees_real_name(self, player: Player) -> bool:
@@ -218,7 +221,9 @@ class Visibility:
             return True
         if not self.authenticated:
             return False
-        return player.user_id == self.user.pk or player.clubs.filter(organisers=self.user.pk).exists()
+        return player.user_id == self.user.pk or player.clubs.filter(
+            Q(organisers=self.user.pk) | Q(events__organisers=self.user.pk)
+        ).exists()
 
     def name(self, player: Player) -> str:
         return player.name if self.sees_real_name(player) else player.public_name

@@ -1,0 +1,71 @@
+"""A club evening with something to protect: results at several tables, a finished Maumau series
+with payments, a round held back with results, an initials-only player, another club with its own
+organiser and player, and a user of every role the policy knows."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.api.play import next_record
+from tests.conftest import make_user
+
+SECRET_NAME = "Zacharias Quintessenz"  # an initials-only player's real name: must never leak
+HELD_MARK = "held-round-secret-7f3a"  # an unknown member of every held hand's record (allowed)
+
+
+def play(table, *, hands: int | None = None, seed: int = 1, mark: str | None = None, by_user=None):
+    """Submit generated legal hands at ``table`` through the service (the whole session by default)."""
+    from tournaments import results
+
+    rng = random.Random(seed)
+    players = table.seats.count()
+    summary = None
+    count = 0
+    while hands is None or count < hands:
+        session = results.current_session(table, create=False)
+        if session is not None and session.status != "open":
+            break
+        record = next_record(table.round.event.game, rng, players, summary, table.first_dealer)
+        if mark:
+            record["note"] = mark
+        summary = results.hand_submit(table=table, record=record, by_user=by_user).receipt["session"]
+        count += 1
+    return results.current_session(table, create=False)
+
+
+@pytest.fixture
+def trust(world):
+    from tournaments import services
+    from tournaments.models import Club, Membership, Player
+
+    w = world
+    w.stranger = make_user("stranger")
+    w.outsider = make_user("outsider")  # organises another club
+    w.other_club = Club.objects.create(name="Otherclub")
+    w.other_club.organisers.add(w.outsider)
+    w.other_player = Player.objects.create(name="Other Member")
+    Membership.objects.create(player=w.other_player, club=w.other_club)
+    secret = w.players[7]
+    secret.name, secret.initials_only = SECRET_NAME, True
+    secret.save()
+    w.secret = secret
+    # Results: a finished Maumau series at table 2 (payments), two Mü hands at table 2.
+    maumau_table = w.events["maumau"].rounds.get().tables.get(number=2)
+    w.maumau_session = play(maumau_table, seed=3)
+    mu_table = w.events["mu"].rounds.get().tables.get(number=2)
+    w.mu_table = mu_table
+    w.mu_session = play(mu_table, hands=2, seed=4)
+    w.own_table = w.events["mu"].rounds.get().tables.get(number=1)  # where player_user sits
+    w.empty_table = w.events["mu"].rounds.get().tables.get(number=3)
+    # A round held back, with results, in the LuT event.
+    lut = w.events["lut"]
+    held = services.round_create(event=lut, number=2, by_user=None)
+    w.held_table = services.table_create(round_=held, players=w.players[4:8], by_user=None)
+    w.held_session = play(w.held_table, seed=5, mark=HELD_MARK)
+    services.round_set_results_held(round_=held, held=True, by_user=None)
+    w.held_round = held
+    w.empty_round = services.round_create(event=w.events["mu"], number=2, by_user=None)
+    w.empty_event = services.event_create(by_user=None, club=w.club, name="empty cup", game="mu", published=True,
+                                          organisers=[w.organiser])
+    return w

@@ -1,0 +1,166 @@
+"""Every write operation of the API × every role, generated from the URL configuration.
+
+A role that does not own the object gets no 2xx and nothing changes in the database; the owner's
+write succeeds and changes it. A write endpoint without a case here fails the test: a new endpoint
+is not covered by accident.
+"""
+from __future__ import annotations
+
+import pytest
+from django.apps import apps
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from tests.conftest import client_for
+
+from .conftest import play
+
+pytestmark = pytest.mark.django_db
+
+WRITES = ("post", "put", "patch", "delete")
+ROLES = ["anonymous", "stranger", "player_elsewhere", "scorer_elsewhere", "other_club_organiser",
+         "other_event_organiser"]
+OWNERS = ["owner", "staff"]
+
+
+def write_operations() -> list[tuple[str, str]]:
+    """(URL name, method) of every write under /api/, read from the URL configuration."""
+    found = set()
+
+    def walk(patterns, prefix=""):
+        for entry in patterns:
+            if isinstance(entry, URLResolver):
+                walk(entry.url_patterns, prefix + str(entry.pattern))
+            elif isinstance(entry, URLPattern) and (prefix + str(entry.pattern)).startswith("api/"):
+                callback = entry.callback
+                if getattr(callback, "actions", None):
+                    methods = [m for m in callback.actions if m in WRITES]
+                else:
+                    view = getattr(callback, "view_class", None) or getattr(callback, "cls", None)
+                    methods = [m for m in WRITES if view is not None and hasattr(view, m)]
+                for method in methods:
+                    found.add((entry.name, method))
+
+    walk(get_resolver().url_patterns)
+    return sorted(found)
+
+
+def database_state() -> dict:
+    """Every row of the project's own tables: 'nothing written' made checkable."""
+    state = {}
+    for label in ("tournaments", "ratings"):
+        for model in apps.get_app_config(label).get_models():
+            state[model._meta.label] = sorted(map(str, model.objects.values_list()))
+    return state
+
+
+def cases(w) -> dict:
+    """(URL name, method) → (url, payload, owner). The owner is the least powerful role that owns
+    the object; staff own everything as well."""
+    mu = w.events["mu"]
+    round1 = mu.rounds.get(number=1)
+    hand = w.mu_session.hands.order_by("number").first()
+    transfer = w.maumau_session.transfers.first()
+    from tests.api.play import next_record
+    import random
+
+    replacement = next_record("mu", random.Random(11), 4, None, hand.dealer)
+    replacement["dealer"] = hand.dealer
+    next_hand = next_record("mu", random.Random(12), 4, {"next": {"dealer": (hand.dealer + 2) % 4, "direction": None}})
+    members = [p.pk for p in w.players[:4]]
+    return {
+        ("club-list", "post"): ("/api/v1/clubs/", {"name": "New club"}, w.staff),
+        ("club-detail", "put"): (f"/api/v1/clubs/{w.club.pk}/", {"name": "Testclub", "city": "Bonn"}, w.club_organiser),
+        ("club-detail", "patch"): (f"/api/v1/clubs/{w.club.pk}/", {"city": "Bonn"}, w.club_organiser),
+        ("club-detail", "delete"): (f"/api/v1/clubs/{w.empty_club.pk}/", None, w.staff),
+        ("player-list", "post"): ("/api/v1/players/", {"name": "Neu", "clubs": [w.club.pk]}, w.club_organiser),
+        ("player-detail", "put"): (f"/api/v1/players/{w.players[5].pk}/", {"name": "Renamed", "clubs": [w.club.pk]},
+                                   w.club_organiser),
+        ("player-detail", "patch"): (f"/api/v1/players/{w.players[5].pk}/", {"name": "Renamed"}, w.club_organiser),
+        ("player-detail", "delete"): (f"/api/v1/players/{w.players[11].pk}/", None, w.club_organiser),
+        ("event-list", "post"): ("/api/v1/events/", {"club": w.club.pk, "name": "Cup", "game": "mu"}, w.club_organiser),
+        ("event-detail", "put"): (f"/api/v1/events/{mu.pk}/", {"club": w.club.pk, "name": "Renamed", "game": "mu"},
+                                  w.organiser),
+        ("event-detail", "patch"): (f"/api/v1/events/{mu.pk}/", {"name": "Renamed cup"}, w.organiser),
+        ("event-detail", "delete"): (f"/api/v1/events/{w.empty_event.pk}/", None, w.organiser),
+        ("round-list", "post"): ("/api/v1/rounds/", {"event": mu.pk, "number": 3}, w.organiser),
+        ("round-detail", "put"): (f"/api/v1/rounds/{round1.pk}/", {"event": mu.pk, "number": 1, "results_held": True},
+                                  w.organiser),
+        ("round-detail", "patch"): (f"/api/v1/rounds/{round1.pk}/", {"results_held": True}, w.organiser),
+        ("round-detail", "delete"): (f"/api/v1/rounds/{w.empty_round.pk}/", None, w.organiser),
+        ("round-draw", "post"): (f"/api/v1/rounds/{w.empty_round.pk}/draw/", {"seed": 3}, w.organiser),
+        ("round-draw-swap", "post"): (f"/api/v1/rounds/{w.empty_round.pk}/draw/swap/",
+                                      {"a": w.players[0].pk, "b": w.players[5].pk}, w.organiser),
+        ("round-draw-publish", "post"): (f"/api/v1/rounds/{w.empty_round.pk}/draw/publish/", None, w.organiser),
+        ("table-list", "post"): ("/api/v1/tables/", {"round": w.empty_round.pk, "players": members}, w.organiser),
+        ("table-detail", "put"): (f"/api/v1/tables/{w.empty_table.pk}/",
+                                  {"round": round1.pk, "number": 7, "players": [p.pk for p in w.players[8:12]]},
+                                  w.organiser),
+        ("table-detail", "patch"): (f"/api/v1/tables/{w.empty_table.pk}/", {"number": 7}, w.organiser),
+        ("table-detail", "delete"): (f"/api/v1/tables/{w.empty_table.pk}/", None, w.organiser),
+        ("session-abandon", "post"): (f"/api/v1/sessions/{w.mu_session.pk}/abandon/", {"reason": "fire alarm"},
+                                      w.organiser),
+        ("transfer-paid", "post"): (f"/api/v1/transfers/{transfer.pk}/paid/", None, w.organiser),
+        ("hand-correct", "post"): (f"/api/v1/hands/{hand.pk}/correct/", {"record": replacement, "reason": "typo"},
+                                   w.organiser),
+        ("hand-void", "post"): (f"/api/v1/hands/{hand.pk}/void/", {"reason": "misdeal"}, w.organiser),
+        ("table-hands", "post"): (f"/api/v1/tables/{w.mu_table.pk}/hands/", next_hand, w.organiser),
+    }
+
+
+# Writes that store nothing and are open to everyone.
+PUBLIC = {("records-validate", "post"), }
+
+
+def client(w, role: str, owner):
+    if role == "owner":
+        return client_for(owner)
+    if role == "scorer_elsewhere":
+        api = client_for(None)
+        api.credentials(HTTP_X_SCORER_TOKEN=w.own_table.scorer_token)
+        return api
+    users = {"anonymous": None, "stranger": w.stranger, "player_elsewhere": w.player_user,
+             "other_club_organiser": w.outsider, "other_event_organiser": w.other_organiser, "staff": w.staff}
+    return client_for(users[role])
+
+
+def send(api, method: str, url: str, payload):
+    if payload is None:
+        return getattr(api, method)(url)
+    return getattr(api, method)(url, payload, format="json")
+
+
+def _prepare(w, name: str):
+    """What an operation needs before it can be done: a draw before a swap or a publication."""
+    from tournaments import draws
+
+    if name in ("round-draw-swap", "round-draw-publish"):
+        draws.draw_preview(w.empty_round, by_user=w.organiser, seed=3)
+
+
+def test_every_write_operation_has_a_case(trust):
+    known = set(cases(trust)) | PUBLIC
+    missing = [operation for operation in write_operations() if operation not in known]
+    assert not missing, f"write operations without a role-matrix case: {missing}"
+
+
+@pytest.mark.parametrize("operation", write_operations(), ids="{0[0]} {0[1]}".format)
+@pytest.mark.parametrize("role", ROLES + OWNERS)
+def test_only_the_owner_writes(trust, operation, role):
+    table = cases(trust)
+    if operation in PUBLIC:
+        before = database_state()
+        response = send(client(trust, role, None), operation[1], "/api/v1/records/validate", {"game": "mu"})
+        assert response.status_code in (200, 422), response.content
+        assert database_state() == before
+        return
+    url, payload, owner = table[operation]
+    _prepare(trust, operation[0])
+    before = database_state()
+    response = send(client(trust, role, owner), operation[1], url, payload)
+    if role in OWNERS:
+        assert 200 <= response.status_code < 300, (role, response.status_code, response.content)
+        assert database_state() != before, "the owner's write changed nothing"
+    else:
+        assert not 200 <= response.status_code < 300, (role, response.status_code, response.content)
+        assert response.status_code in (400, 401, 403, 404), (role, response.status_code, response.content)
+        assert database_state() == before, f"{role}'s refused write changed the database"
