@@ -128,6 +128,10 @@ class PlayerAdmin(ServiceAdmin):
         # Deleting a player anonymises him: the person goes, the results stay.
         services.player_anonymise(player=obj, by_user=request.user, via="admin")
 
+    def get_deleted_objects(self, objs, request):
+        # Nothing is deleted (so nothing protected stands in the way): the players are anonymised.
+        return [f"{player} (anonymised: the name goes, the results stay)" for player in objs], {}, set(), []
+
     @admin.action(description="Delete (anonymise) the selected players")
     def anonymise(self, request, queryset):
         for player in queryset:

@@ -10,6 +10,7 @@ hands, hold the round back, or unpublish the event instead); an empty one can.
 """
 from __future__ import annotations
 
+import hashlib
 import secrets
 from typing import Iterable
 
@@ -425,12 +426,18 @@ def table_delete(*, table: Table, by_user, via: str = "api") -> None:
     table.delete()
 
 
+def _link_id(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()[:8]
+
+
 @transaction.atomic
 def table_rotate_scorer_token(*, table: Table, by_user, via: str = "api") -> Table:
     """A new scorer link for the table: the old link stops working at once."""
     table = Table.objects.select_for_update().get(pk=table.pk)
+    old = table.scorer_token
     table.scorer_token = secrets.token_urlsafe(24)
     table.save(update_fields=["scorer_token"])
+    # The secrets themselves stay out of the trail: a short hash tells the links apart.
     audit.record(actor=by_user, via=via, action=audit.Action.SCORER_LINK_ROTATED, obj=table,
-                 event=table.round.event_id)
+                 event=table.round.event_id, before={"link": _link_id(old)}, after={"link": _link_id(table.scorer_token)})
     return table

@@ -1,0 +1,150 @@
+"""One test per audit action: the action done as a user would (over the API, or in the admin),
+and its row — who, what, when, why, before and after. An action without a case fails here."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.test import Client
+
+from tests.api.play import next_record
+from tests.conftest import client_for
+
+pytestmark = pytest.mark.django_db
+
+
+def _api(user):
+    return client_for(user)
+
+
+def _admin(w):
+    browser = Client()
+    browser.force_login(w.staff.__class__.objects.create_superuser("root", password="pw-root"))
+    return browser
+
+
+def _import(w):
+    from tournaments.exchange import import_lines, export_text
+    from tournaments import policy
+
+    text = export_text(w.events["mu"], visibility=policy.Visibility(w.organiser))
+    return import_lines(text.splitlines(), by_user=w.staff, via="command")
+
+
+# action → (do it, who acted, the object's model, the reason given or None, channel)
+def cases(w):
+    mu = w.events["mu"]
+    round1 = mu.rounds.get(number=1)
+    hand = w.mu_session.hands.order_by("number").first()
+    from tournaments import draws
+
+    def preview():
+        return _api(w.organiser).post(f"/api/v1/rounds/{w.empty_round.pk}/draw/", {"seed": 2}, format="json")
+
+    def swap():
+        draws.draw_preview(w.empty_round, by_user=w.organiser, seed=2)
+        return _api(w.organiser).post(f"/api/v1/rounds/{w.empty_round.pk}/draw/swap/",
+                                      {"a": w.players[0].pk, "b": w.players[1].pk}, format="json")
+
+    def publish():
+        draws.draw_preview(w.empty_round, by_user=w.organiser, seed=2)
+        return _api(w.organiser).post(f"/api/v1/rounds/{w.empty_round.pk}/draw/publish/")
+
+    def release():
+        return _admin(w).post("/admin/tournaments/round/",
+                              {"action": "release_results", "_selected_action": [w.held_round.pk]})
+
+    def left():
+        from tournaments.models import Membership
+
+        Membership.objects.create(player=w.players[3], club=w.empty_club)
+        return _api(w.club_organiser).patch(f"/api/v1/players/{w.players[3].pk}/", {"clubs": [w.club.pk]},
+                                            format="json")
+
+    replacement = next_record("mu", random.Random(21), 4, None, hand.dealer)
+    return {
+        "club_created": (lambda: _api(w.staff).post("/api/v1/clubs/", {"name": "Neuer Club"}, format="json"),
+                         "staff", "club", None, "api"),
+        "club_changed": (lambda: _admin(w).post(f"/admin/tournaments/club/{w.club.pk}/change/",
+                                                {"name": "Testclub", "city": "Bonn", "organisers": [w.club_organiser.pk]}),
+                         "root", "club", None, "admin"),
+        "club_deleted": (lambda: _api(w.staff).delete(f"/api/v1/clubs/{w.empty_club.pk}/"), "staff", "club", None, "api"),
+        "player_created": (lambda: _api(w.club_organiser).post("/api/v1/players/", {"name": "Neu", "clubs": [w.club.pk]},
+                                                               format="json"), "club_organiser", "player", None, "api"),
+        "player_changed": (lambda: _api(w.club_organiser).patch(f"/api/v1/players/{w.players[2].pk}/",
+                                                                {"initials_only": True}, format="json"),
+                           "club_organiser", "player", None, "api"),
+        "player_joined_club": (lambda: _api(w.club_organiser).patch(
+            f"/api/v1/players/{w.players[2].pk}/", {"clubs": [w.club.pk, w.empty_club.pk]}, format="json"),
+            "club_organiser", "player", None, "api"),
+        "player_left_club": (left, "club_organiser", "player", None, "api"),
+        "player_anonymised": (lambda: _admin(w).post(f"/admin/tournaments/player/{w.players[11].pk}/delete/",
+                                                     {"post": "yes"}), "root", "player", None, "admin"),
+        "event_created": (lambda: _api(w.club_organiser).post("/api/v1/events/", {"club": w.club.pk, "name": "Cup",
+                                                                                  "game": "lut"}, format="json"),
+                          "club_organiser", "event", None, "api"),
+        "event_changed": (lambda: _api(w.organiser).patch(f"/api/v1/events/{mu.pk}/", {"published": False},
+                                                          format="json"), "organiser", "event", None, "api"),
+        "event_deleted": (lambda: _api(w.organiser).delete(f"/api/v1/events/{w.empty_event.pk}/"),
+                          "organiser", "event", None, "api"),
+        "event_imported": (lambda: _import(w), "staff", "event", None, "command"),
+        "round_created": (lambda: _api(w.organiser).post("/api/v1/rounds/", {"event": mu.pk}, format="json"),
+                          "organiser", "round", None, "api"),
+        "round_deleted": (lambda: _api(w.organiser).delete(f"/api/v1/rounds/{w.empty_round.pk}/"),
+                          "organiser", "round", None, "api"),
+        "round_held": (lambda: _api(w.organiser).patch(f"/api/v1/rounds/{round1.pk}/", {"results_held": True},
+                                                       format="json"), "organiser", "round", None, "api"),
+        "round_released": (release, "root", "round", None, "admin"),
+        "table_created": (lambda: _api(w.organiser).post(
+            "/api/v1/tables/", {"round": w.empty_round.pk, "players": [p.pk for p in w.players[:4]]}, format="json"),
+            "organiser", "table", None, "api"),
+        "table_changed": (lambda: _api(w.organiser).patch(f"/api/v1/tables/{w.empty_table.pk}/",
+                                                          {"players": [p.pk for p in reversed(w.players[8:12])]},
+                                                          format="json"), "organiser", "table", None, "api"),
+        "table_deleted": (lambda: _api(w.organiser).delete(f"/api/v1/tables/{w.empty_table.pk}/"),
+                          "organiser", "table", None, "api"),
+        "scorer_link_rotated": (lambda: _admin(w).post("/admin/tournaments/table/", {
+            "action": "rotate_scorer_link", "_selected_action": [w.empty_table.pk]}), "root", "table", None, "admin"),
+        "draw_previewed": (preview, "organiser", "round", None, "api"),
+        "draw_swapped": (swap, "organiser", "round", None, "api"),
+        "draw_published": (publish, "organiser", "round", None, "api"),
+        "hand_corrected": (lambda: _api(w.organiser).post(f"/api/v1/hands/{hand.pk}/correct/",
+                                                          {"record": replacement, "reason": "typo"}, format="json"),
+                           "organiser", "hand", "typo", "api"),
+        "hand_voided": (lambda: _api(w.organiser).post(f"/api/v1/hands/{hand.pk}/void/", {"reason": "misdeal"},
+                                                       format="json"), "organiser", "hand", "misdeal", "api"),
+        "session_abandoned": (lambda: _api(w.organiser).post(f"/api/v1/sessions/{w.mu_session.pk}/abandon/",
+                                                             {"reason": "fire alarm"}, format="json"),
+                              "organiser", "session", "fire alarm", "api"),
+        "transfer_paid": (lambda: _api(w.organiser).post(
+            f"/api/v1/transfers/{w.maumau_session.transfers.first().pk}/paid/"), "organiser", "transfer", None, "api"),
+    }
+
+
+def test_every_action_has_a_case(trust):
+    from tournaments.audit import Action
+
+    assert set(Action.values) == set(cases(trust))
+
+
+@pytest.mark.parametrize("action", sorted(__import__("tournaments.audit", fromlist=["Action"]).Action.values))
+def test_the_action_writes_its_row(trust, action):
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from tournaments.models import AuditEntry
+
+    do, actor, model, reason, via = cases(trust)[action]
+    started = timezone.now()
+    before = set(AuditEntry.objects.values_list("pk", flat=True))
+    response = do()
+    assert getattr(response, "status_code", 200) < 400, getattr(response, "content", response)
+    rows = AuditEntry.objects.exclude(pk__in=before).filter(action=action)
+    assert rows.count() >= 1, f"no {action} row"
+    row = rows.latest("id")
+    assert row.actor == get_user_model().objects.get(username=actor)
+    assert row.via == via and row.object_type == model and row.object_id
+    assert row.created_at >= started
+    if reason is not None:
+        assert row.reason == reason
+    assert row.before is not None or row.after is not None or row.data, "the row says nothing of the change"
