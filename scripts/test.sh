@@ -15,4 +15,6 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   fi
 fi
 export DEBUG="${DEBUG:-1}"
+# The layering (.importlinter): stich > ratings > tournaments > games, the engine pure Python.
+lint-imports --no-cache
 exec python -m pytest "$@"
