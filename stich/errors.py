@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 
-from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.db.models import ProtectedError
 from django.http import JsonResponse
@@ -88,8 +87,6 @@ class BodySizeLimitMiddleware:
 
 
 def json_exception_handler(exc, context):
-    if isinstance(exc, RequestDataTooBig):
-        return Response(_too_large_body(body_limit()), status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, (OperationalError, InterfaceError)):
         logger.warning("database unavailable during %s", context.get("request") and context["request"].path,
                        exc_info=exc)
