@@ -142,3 +142,28 @@ def test_a_spoofed_forwarded_for_does_not_lift_the_dry_run_throttle(settings):
         ScopedRateThrottle.THROTTLE_RATES = original
         forget_dry_runs()
     assert codes == [422, 422, 422, 429, 429, 429]
+
+
+@pytest.mark.django_db
+def test_behind_one_proxy_the_address_it_appended_is_counted(settings):
+    """``NUM_PROXIES=1``: the right-most X-Forwarded-For entry is the proxy's word; what a client
+    wrote before it is ignored, and clients behind the proxy are counted apart."""
+    from rest_framework.throttling import ScopedRateThrottle
+
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    original = ScopedRateThrottle.THROTTLE_RATES
+    ScopedRateThrottle.THROTTLE_RATES = {**original, "dry_run": "2/min"}
+
+    def dry_run(forwarded: str) -> int:
+        return client_for().post("/api/v1/records/validate", {"game": "mu"}, format="json",
+                                 HTTP_X_FORWARDED_FOR=forwarded).status_code
+
+    try:
+        spoofing = [dry_run(f"203.0.113.{n}, 192.0.2.7") for n in range(3)]
+        other = dry_run("192.0.2.8")
+    finally:
+        ScopedRateThrottle.THROTTLE_RATES = original
+        for ident in ("192.0.2.7", "192.0.2.8"):
+            forget_dry_runs(ident)
+    assert spoofing == [422, 422, 429]
+    assert other == 422
