@@ -163,8 +163,13 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["tournaments.permissions.PolicyPermission"],
-    # Size and depth limits before parsing (games/parsers.py): hostile bodies get 413/400 JSON.
-    "DEFAULT_PARSER_CLASSES": ["games.parsers.JSONParser"],
+    # JSON with size and depth limits (games/parsers.py): hostile bodies get 413/400 JSON. Forms
+    # (the browsable API) are read by Django, within DATA_UPLOAD_MAX_MEMORY_SIZE.
+    "DEFAULT_PARSER_CLASSES": [
+        "games.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer", "tournaments.renderers.BrowsableAPIRenderer"],
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",

@@ -260,7 +260,7 @@ def listening(base: str) -> bool:
 
 
 @pytest.fixture
-def two_servers(world):
+def two_servers(world, tmp_path):
     """Two Django servers on loopback ports, the test database, the same cache; a dry-run limit
     of four a minute."""
     env = _worker_env(connection.settings_dict["NAME"])
@@ -268,7 +268,7 @@ def two_servers(world):
     servers = []
     for _ in range(2):
         port = free_port()
-        log = open(ROOT / f"runserver-{port}.log", "w")  # noqa: SIM115 - closed at teardown
+        log = open(tmp_path / f"runserver-{port}.log", "w")  # noqa: SIM115 - closed at teardown
         process = subprocess.Popen(
             [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
