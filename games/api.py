@@ -6,12 +6,12 @@ from __future__ import annotations
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from .parsers import JSONParser
 from .rules import RecordError, validate
 from .rules.errors import markdown_table
 from .rules.schema import SCHEMAS, openapi_schema, record_schema

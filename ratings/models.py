@@ -13,6 +13,18 @@ class Pool(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
 
+class PoolSyncRequest(models.Model):
+    """A pool that must be synced: written in the same transaction as the result that changed, and
+    deleted by the sync that saw it (ratings/outbox.py). A request left over, because its task
+    could not be queued or its worker died, is delivered by the periodic catch-up.
+
+    No foreign key to ``Pool``: the reference would share-lock the pool's row, which a running
+    sync holds, and submissions would wait for the sync."""
+
+    game = models.CharField(max_length=10, choices=GAME_CHOICES, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
 class PoolEntry(models.Model):
     """The sessions applied to a pool, in order, with a fingerprint of the result they were rated
     on: a corrected, abandoned or held-back session no longer matches, and the pool is recomputed

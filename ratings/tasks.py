@@ -4,6 +4,14 @@ from celery import shared_task
 
 @shared_task(name="ratings.pool_sync", acks_late=True)
 def pool_sync(game: str) -> dict:
-    from .services import pool_sync as sync
+    from . import outbox
 
-    return sync(game)
+    return outbox.sync(game)
+
+
+@shared_task(name="ratings.catch_up", acks_late=True, ignore_result=True)
+def catch_up() -> dict:
+    """Celery beat's periodic task: sync every pool with a request left over (ratings/outbox.py)."""
+    from . import outbox
+
+    return {game: outbox.sync(game)["rated"] for game in outbox.games_behind()}

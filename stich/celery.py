@@ -1,4 +1,9 @@
-"""The one Celery app. Settings come from Django's (``CELERY_*``); tasks are discovered per app."""
+"""The one Celery app. Settings come from Django's (``CELERY_*``); tasks are discovered per app.
+
+Celery beat (one process, the compose file's ``beat`` service) runs ``CELERY_BEAT_SCHEDULE``: the
+ratings' catch-up every ``RATINGS_CATCH_UP_SECONDS``, which syncs any pool a lost or never queued
+task left behind (ratings/outbox.py).
+"""
 import os
 
 from celery import Celery

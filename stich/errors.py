@@ -3,16 +3,25 @@
 ``code`` is a stable machine string, ``message`` a sentence for people, ``fields`` (validation
 errors only) maps each offending field to its messages. Hand records are the exception: the rule
 engine's errors keep their own ``{"code", "message", "path"}`` (answered with 422).
+
+Two failures that are no client's fault get the shape too: a body too large for the service (413
+``too_large``, refused by its ``Content-Length`` before anything reads it) and a database
+connection lost in the middle of a request (503 ``unavailable``: a transaction is stored whole or
+not at all, and a retry with the same ``Idempotency-Key`` stores a hand once).
 """
 from __future__ import annotations
 
+import logging
+
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import InterfaceError, OperationalError
 from django.db.models import ProtectedError
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from games.parsers import body_limit, too_large
 from games.rules import RecordError
 from tournaments.errors import Conflict, DomainError, Invalid, NotAllowed, NotFound, RecordRejected
 
@@ -44,7 +53,48 @@ def _flatten(detail) -> str:
     return str(detail)
 
 
+logger = logging.getLogger(__name__)
+
+# Paths whose clients expect JSON; elsewhere (admin, pages) Django's own answers stay.
+API_PREFIXES = ("/api/", "/api-auth/")
+
+
+def _too_large_body(limit: int) -> dict:
+    error = too_large(limit)
+    return {"code": error.default_code, "message": str(error.detail)}
+
+
+class BodySizeLimitMiddleware:
+    """An API request announcing a body over the limit is answered 413 before it is read.
+
+    Django's own check (``DATA_UPLOAD_MAX_MEMORY_SIZE``) raises where the body is first read and
+    answers with an HTML page; the parser (games/parsers.py) also stops at the limit when the
+    announced length is wrong.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.path.startswith(API_PREFIXES):
+            try:
+                length = int(request.META.get("CONTENT_LENGTH") or 0)
+            except ValueError:
+                length = 0
+            limit = body_limit()
+            if length > limit:
+                return JsonResponse(_too_large_body(limit), status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+        return self.get_response(request)
+
+
 def json_exception_handler(exc, context):
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        logger.warning("database unavailable during %s", context.get("request") and context["request"].path,
+                       exc_info=exc)
+        return Response(
+            {"code": "unavailable", "message": "The database connection was lost. Retry; with the same Idempotency-Key a hand is stored once."},
+            status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "1"},
+        )
     if isinstance(exc, DomainError):
         return Response(exc.as_dict(), status=domain_status(exc))
     if isinstance(exc, RecordError):

@@ -2,7 +2,9 @@
 
 ``DATABASE_URL`` (default: the embedded SQLite file), ``REDIS_URL`` (default: none — Celery then
 runs tasks in-process, eagerly), ``SECRET_KEY`` (a development default only with ``DEBUG`` on),
-``ALLOWED_HOSTS``, ``DEBUG``. See README.md, Configuration.
+``ALLOWED_HOSTS``, ``DEBUG``, and the production switches (HTTPS, proxies, limits). Every variable
+is listed in README.md, Configuration; ``deploy/env.example`` is the production environment that
+``manage.py check --deploy`` passes without a warning (tests/reliability/test_settings.py).
 """
 from pathlib import Path
 
@@ -23,6 +25,26 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
+# HTTPS. Off by default (``scripts/serve.sh`` serves plain HTTP on a laptop); deploy/env.example
+# turns every switch on. Behind a TLS-terminating proxy, ``SECURE_PROXY_SSL_HEADER`` names the
+# header the proxy sets (``HTTP_X_FORWARDED_PROTO``): only then does Django know a request came
+# over HTTPS. The container's health check calls ``/healthz`` over plain HTTP, so it is exempt from
+# the redirect.
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=False)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=False)
+_proxy_ssl_header = env.str("SECURE_PROXY_SSL_HEADER", default="")
+SECURE_PROXY_SSL_HEADER = (_proxy_ssl_header, "https") if _proxy_ssl_header else None
+
+# Reverse proxies in front of the service that append the client's address to X-Forwarded-For.
+# 0 (the default) ignores the header, which any client can write: throttles and login lockouts
+# then count the connecting address.
+NUM_PROXIES = env.int("NUM_PROXIES", default=0)
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -36,6 +58,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "tournaments",
     "games",
     "ratings",
@@ -43,6 +66,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything reads a body: oversized API bodies get the JSON 413.
+    "stich.errors.BodySizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -51,6 +76,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "stich.urls"
@@ -79,9 +106,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("timeout", 20)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# The policy's permissions (tournaments/policy.py, the ``rules`` package) answer ``has_perm`` for
-# objects; Django's own backend answers for staff's model permissions in the admin.
+# django-axes first (it refuses a locked-out login before any password is checked); the policy's
+# permissions (tournaments/policy.py, the ``rules`` package) answer ``has_perm`` for objects;
+# Django's own backend answers for staff's model permissions in the admin.
 AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
     "rules.permissions.ObjectPermissionBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
@@ -89,7 +118,25 @@ AUTHENTICATION_BACKENDS = [
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Login lockout (django-axes) on every password login (/admin/login/, /api-auth/login/): the
+# AXES_FAILURE_LIMIT-th wrong password for one account locks that account for AXES_COOLOFF_MINUTES,
+# whatever address the attempts come from, and a right password is refused meanwhile (429); as
+# many failures from one address lock that address (one guesser trying many accounts). Locking by
+# account stops a guesser that spreads over many addresses; the price, an account that someone
+# keeps locked, is lifted by the cool-off or ``python manage.py axes_reset_username NAME``.
+# Attempts are kept in the database.
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_MINUTES", default=15.0) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_HTTP_RESPONSE_CODE = 429
+# The client's address for the log, with the same trust in X-Forwarded-For as the throttles.
+AXES_IPWARE_PROXY_COUNT = NUM_PROXIES or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if NUM_PROXIES else ["REMOTE_ADDR"]
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("de", "Deutsch")]
@@ -116,6 +163,13 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["tournaments.permissions.PolicyPermission"],
+    # JSON with size and depth limits (games/parsers.py): hostile bodies get 413/400 JSON. Forms
+    # (the browsable API) are read by Django, within DATA_UPLOAD_MAX_MEMORY_SIZE.
+    "DEFAULT_PARSER_CLASSES": [
+        "games.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer", "tournaments.renderers.BrowsableAPIRenderer"],
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
@@ -126,6 +180,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "stich.errors.json_exception_handler",
     "DEFAULT_THROTTLE_RATES": {"dry_run": env.str("DRY_RUN_THROTTLE", default="120/min")},
+    "NUM_PROXIES": NUM_PROXIES,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
@@ -154,8 +209,29 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
-# Celery: with no REDIS_URL, tasks run in-process and eagerly (the embedded default).
+# What clients may send. A hand record's JSON is at most MAX_RECORD_BYTES (unknown members count
+# towards it); other JSON bodies carry a record with a little around it (a correction's reason).
+# Larger bodies are refused with 413 before they are read, nested deeper than games.parsers.MAX_DEPTH
+# with 400, both in the JSON error shape.
+MAX_RECORD_BYTES = env.int("MAX_RECORD_BYTES", default=256 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_RECORD_BYTES + 16 * 1024
+
+# One cache for every process (throttles count per client across gunicorn workers and hosts):
+# Redis when configured, else a table in the database (``manage.py createcachetable``, which
+# scripts/serve.sh and the web container run after migrating; test databases get it by
+# themselves). Never ``cache.clear()``: on Redis that would empty the broker's database too.
 REDIS_URL = env.str("REDIS_URL", default="")
+if REDIS_URL:
+    CACHES = {"default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "stich",
+        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+    }}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "stich_cache"}}
+
+# Celery: with no REDIS_URL, tasks run in-process and eagerly (the embedded default).
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
@@ -175,10 +251,27 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
 }
 CELERY_RESULT_EXPIRES = 3600
+# Publishing fails fast when the broker is down: the web process must answer at once, the work is
+# already recorded in the database (ratings/outbox.py) and the periodic catch-up delivers it.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_TRANSPORT_OPTIONS["socket_connect_timeout"] = 2
+CELERY_BROKER_TRANSPORT_OPTIONS["max_retries"] = 1
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.1, "interval_max": 0.1}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 2
+CELERY_BEAT_SCHEDULE = {}  # filled below, once the ratings settings are known
 
 # Ratings: sigma grows with the days between a player's sessions (ratings/model.py); 0 turns the
 # decay off, and then the numbers equal openskill's PlackettLuce.
 RATINGS_DECAY_PER_DAY = env.float("RATINGS_DECAY_PER_DAY", default=0.0)
+# Every RATINGS_CATCH_UP_SECONDS, Celery beat syncs each pool with a sync request left over (its
+# task was never queued, e.g. the broker was down): no rating update waits for an operator.
+RATINGS_CATCH_UP_SECONDS = env.float("RATINGS_CATCH_UP_SECONDS", default=60.0)
+CELERY_BEAT_SCHEDULE["ratings-catch-up"] = {
+    "task": "ratings.catch_up",
+    "schedule": RATINGS_CATCH_UP_SECONDS,
+    # A catch-up nobody ran in time is superseded by the next one; they must not pile up.
+    "options": {"expires": RATINGS_CATCH_UP_SECONDS},
+}
 
 LOGGING = {
     "version": 1,

@@ -28,6 +28,15 @@ def _django_test_settings(request):
     celery_app.conf.task_always_eager = previous
 
 
+def forget_dry_runs(ident: str = "127.0.0.1") -> None:
+    """Forget the dry-run throttle's count for one client address. The cache is shared (Redis when
+    ``REDIS_URL`` is set) and outlives a test; ``cache.clear()`` would empty the broker's database."""
+    from django.core.cache import cache
+    from rest_framework.throttling import ScopedRateThrottle
+
+    cache.delete(ScopedRateThrottle.cache_format % {"scope": "dry_run", "ident": ident})
+
+
 def make_user(username: str, **extra):
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token

@@ -16,23 +16,19 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api import RECORD_BODY
 from games.api import REJECTED as RECORD_ERROR
+from games.api import RawJSONParser
 
 from . import policy, results
 from .api import ERROR_RESPONSES, PolicyViewSet
 from .errors import Invalid
 from .models import Hand, HandVersion, Table
 
-
-
-class RawJSONParser(JSONParser):
-    """Any JSON document, not only objects: the engine judges a record that is not an object."""
 
 
 class HandViewSerializer(serializers.Serializer):

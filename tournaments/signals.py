@@ -1,18 +1,26 @@
 """Signals of the tournament domain, and the one place that schedules them.
 
-Services call the ``announce_*`` functions inside their transaction; the signals are sent on
-commit, so receivers see the stored result (and nothing is announced for a rolled-back change).
+Services call the ``announce_*`` functions inside their transaction; the ``*_changed`` signals are
+sent on commit, so receivers see the stored result (and nothing is announced for a rolled-back
+change). The ``*_changing`` signals are sent at once, inside the transaction: a receiver that must
+not lose the change records its own work there (the ratings' sync request), stored or rolled back
+with the change itself.
 """
 from django.db import transaction
 from django.dispatch import Signal
 
 # A session's result changed: it finished, was corrected after finishing, reopened or was
-# abandoned. Sent with ``session_id``. The ratings app queues its recompute on it.
+# abandoned. Sent with ``session_id``.
 session_result_changed = Signal()
 
 # Which results the public may see changed: a round was held back or released. Sent with
-# ``event_id``. The ratings app re-syncs that event's pool.
+# ``event_id``.
 results_visibility_changed = Signal()
+
+# Sent inside the transaction of the change, with the same arguments as the two above: the
+# ratings app writes its pool's sync request on them (ratings/outbox.py).
+session_result_changing = Signal()
+results_visibility_changing = Signal()
 
 # A table's hands changed (a hand stored, corrected or voided). Sent with ``event_id``,
 # ``table_id`` and ``session_id``: live pages refresh on it.
@@ -20,10 +28,12 @@ table_results_changed = Signal()
 
 
 def announce_session_result_changed(session_id: int) -> None:
+    session_result_changing.send(sender=None, session_id=session_id)
     transaction.on_commit(lambda: session_result_changed.send(sender=None, session_id=session_id))
 
 
 def announce_results_visibility_changed(event_id: int) -> None:
+    results_visibility_changing.send(sender=None, event_id=event_id)
     transaction.on_commit(lambda: results_visibility_changed.send(sender=None, event_id=event_id))
 
 

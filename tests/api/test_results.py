@@ -10,7 +10,7 @@ from django.apps import apps
 
 from games.rules import validate, validate_series
 from tests.api.play import next_record, play_session
-from tests.conftest import client_for, make_user
+from tests.conftest import client_for, forget_dry_runs, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -254,10 +254,9 @@ def test_dry_run_answers_and_stores_nothing(world):
 
 
 def test_dry_run_is_throttled(world, settings):
-    from django.core.cache import cache
     from rest_framework.throttling import ScopedRateThrottle
 
-    cache.clear()
+    forget_dry_runs()
     rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "dry_run": "3/min"}
     original = ScopedRateThrottle.THROTTLE_RATES
     ScopedRateThrottle.THROTTLE_RATES = rates
@@ -265,7 +264,7 @@ def test_dry_run_is_throttled(world, settings):
         codes = [client_for().post("/api/v1/records/validate", {"game": "mu"}, format="json").status_code for _ in range(5)]
     finally:
         ScopedRateThrottle.THROTTLE_RATES = original
-        cache.clear()
+        forget_dry_runs()
     assert codes[:3] == [422, 422, 422] and codes[3:] == [429, 429]
 
 
