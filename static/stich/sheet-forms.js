@@ -61,7 +61,7 @@ function muUpdate(form, ctx) {
     : state.kind === "eklat" ? "Eklat" : ctx.names[state.chef];
   show($(form, "#provocateur"), state.kind === "eklat");
   for (const label of $$(form, "#provocateur label")) show(label, state.top.includes(Number(label.dataset.seat)));
-  show($(form, "#mu-played"), state.kind === "played" || !state.complete);
+  show($(form, "#mu-played"), state.kind === "played");
   const vice = $(form, "#vice");
   if (vice) {
     show(vice, state.kind !== "played" || state.seconds.length > 0);

@@ -121,7 +121,7 @@ function headers() {
 }
 
 function clearMessages(root) {
-  $$(".field-error", root).forEach((element) => element.remove());
+  $$(".field-error-row, .field-error", root).forEach((element) => element.remove());
   $$(".has-error", root).forEach((element) => element.classList.remove("has-error"));
 }
 
@@ -141,7 +141,17 @@ function showAt(root, path, message) {
   note.dataset.for = path || "";
   note.textContent = message;
   target.classList.add("has-error");
-  target.append(note);
+  if (target.tagName === "TR") {
+    // A row of a table: the message goes in a row of its own right below.
+    const row = document.createElement("tr");
+    row.className = "field-error-row";
+    const cell = row.insertCell();
+    cell.colSpan = target.cells.length;
+    cell.append(note);
+    target.after(row);
+  } else {
+    target.append(note);
+  }
   return note;
 }
 
@@ -545,7 +555,13 @@ forms.update(form, ctx);
 renderQueue();
 flush().then(() => { if (navigator.onLine) refreshRunning(); });
 
-if ("serviceWorker" in navigator) {
-  navigator.serviceWorker.register("/sheet-sw.js").catch(() => {});
+if ("serviceWorker" in navigator && window.caches) {
+  // Keep this page and its files for a reload without a connection (the worker serves them then).
+  const files = [location.href, ...$$('script[type="module"][src], link[rel="stylesheet"], link[rel="modulepreload"]')
+    .map((element) => element.src || element.href)];
+  navigator.serviceWorker.register("/sheet-sw.js")
+    .then(() => caches.open("stich-sheet-v1"))
+    .then((cache) => cache.addAll(files))
+    .catch(() => {});
 }
 document.documentElement.dataset.ready = "true";
