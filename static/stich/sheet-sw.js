@@ -22,6 +22,6 @@ self.addEventListener("fetch", (event) => {
         }
         return response;
       })
-      .catch(() => caches.match(request).then((cached) => cached || Response.error())),
+      .catch(() => caches.match(request, { ignoreVary: true }).then((cached) => cached || Response.error())),
   );
 });

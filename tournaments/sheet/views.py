@@ -136,10 +136,11 @@ def _config(table: Table, names: list[str], *, token: str | None, running_url: s
     }
 
 
-def _texts() -> dict:
+def _texts(game: str) -> dict:
     """The sheet script's sentences, in the request's language (``%(name)s`` filled in there)."""
+    hand_label = {"mu": _("Deal %(number)s"), "maumau": _("Game %(number)s")}.get(game, _("Hand %(number)s"))
     return {
-        "hand": _("Hand %(number)s"), "fixing": _("Fix hand %(number)s"), "deals": _("%(name)s deals"),
+        "hand": hand_label, "fixing": _("Fix hand %(number)s"), "deals": _("%(name)s deals"),
         "waiting": _("waiting"), "sending": _("sending…"), "sent": _("sent"), "rejected": _("rejected"),
         "fix": _("Fix"), "discard": _("Discard"), "offline": _("Offline: the hands stay on this phone."),
         "scores": _("Scores"), "checking": _("Checking…"),
@@ -165,7 +166,7 @@ def _render_sheet(request, table: Table, *, token: str | None, running_url: str,
     players = len(names)
     context.update({
         "config": _config(table, names, token=token, running_url=running_url, seat=seat),
-        "i18n": _texts(),
+        "i18n": _texts(table.round.event.game),
         "seats": list(enumerate(names)),
         "game": table.round.event.game,
         "bids": range(0, min(mu.HAND_SIZE.get(players, 12), 8) + 1),
