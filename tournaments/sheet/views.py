@@ -79,12 +79,19 @@ def _hand_tags(hand, game: str) -> list[tuple[str, str]]:
     return tags
 
 
+def short_names(names: list[str]) -> list[str]:
+    """First names where they tell the players of a table apart: a phone's columns are narrow."""
+    firsts = [name.split()[0] if name.split() else name for name in names]
+    return [first if firsts.count(first) == 1 else name for first, name in zip(firsts, names)]
+
+
 def running_sheet(table: Table, visibility: policy.Visibility) -> dict:
     """Every hand of the table's current session with its scores and running totals, the next
     hand and its dealer, and how the session ended (with the Maumau payments)."""
     event = table.round.event
     seats = _seats(table)
     names = [visibility.name(seat.player) for seat in seats]
+    short = short_names(names)
     rules = SessionRules.for_event(event, len(seats))
     session = results.current_session(table, create=False)
     hands = list(session.hands.order_by("number")) if session else []
@@ -95,7 +102,7 @@ def running_sheet(table: Table, visibility: policy.Visibility) -> dict:
         if counted:
             totals = [total + score for total, score in zip(totals, scores)]
         rows.append({
-            "hand": hand, "dealer": names[hand.dealer] if hand.dealer < len(names) else "?", "counted": counted,
+            "hand": hand, "dealer": short[hand.dealer] if hand.dealer < len(names) else "?", "counted": counted,
             "cells": [(None if scores is None else scores[seat], totals[seat]) for seat in range(len(seats))],
             "tags": _hand_tags(hand, event.game),
             "entered_by": None if hand.entered_by_seat is None else names[hand.entered_by_seat],
@@ -114,7 +121,7 @@ def running_sheet(table: Table, visibility: policy.Visibility) -> dict:
             for t in session.transfers.order_by("-cents", "id")
         ]
     return {
-        "event": event, "table": table, "names": names, "rows": rows, "totals": totals, "session": session,
+        "event": event, "table": table, "names": names, "short_names": short, "rows": rows, "totals": totals, "session": session,
         "summary": summary, "next": upcoming,
         "next_dealer": None if not upcoming or upcoming["dealer"] is None else names[upcoming["dealer"]],
         "ended": _end_reason(session, rules) if session and session.status != Session.Status.OPEN else "",
