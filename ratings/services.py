@@ -63,7 +63,7 @@ def rated_sessions(game: str) -> list[RatedSession]:
         seats.setdefault(table_id, []).append(player_id)
     hands: dict[int, list] = {}
     hand_rows = Hand.objects.filter(session__in=counted)
-    for hand in hand_rows.only("session_id", "number", "dealer", "voided", "result", "record").order_by("session", "number"):
+    for hand in hand_rows.only("session_id", "number", "dealer", "voided", "result", "record", "unconfirmed").order_by("session", "number"):
         hands.setdefault(hand.session_id, []).append(played(hand))
     events = {event.pk: event for event in Event.objects.filter(game=game)}
     rules_cache: dict[tuple[int, int], SessionRules] = {}

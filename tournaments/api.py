@@ -35,6 +35,7 @@ from .serializers import (
     RoundSerializer,
     SessionSerializer,
     TableSerializer,
+    scorer_url,
 )
 
 ERROR_RESPONSES = {
@@ -434,6 +435,11 @@ class RoundViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
         return Response(TableSerializer(tables, many=True).data, status=status.HTTP_201_CREATED)
 
 
+class ScorerLinkSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    scorer_url = serializers.URLField(help_text="The table's private link; its QR code is on the table card.")
+
+
 class TableViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                    mixins.UpdateModelMixin, mixins.DestroyModelMixin):
     """Tables of a round with their players in seat order. Seats are final once a hand is stored."""
@@ -442,6 +448,7 @@ class TableViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
     serializer_class = TableSerializer
     filterset_fields = {"round": ["exact"], "round__event": ["exact"], "number": ["exact"]}
     ordering_fields = ["number"]
+    object_permissions = {"scorer_link": "change_table"}
 
     def get_queryset(self):
         seats = Prefetch("seats", queryset=Seat.objects.order_by("position"))
@@ -467,6 +474,14 @@ class TableViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
 
     def perform_destroy(self, table):
         services.table_delete(table=table, by_user=self.request.user)
+
+    @extend_schema(request=None, responses={200: ScorerLinkSerializer, **{k: ERROR_RESPONSES[k] for k in (401, 403, 404)}})
+    @action(detail=True, methods=["post"], url_path="scorer-link", serializer_class=serializers.Serializer)
+    def scorer_link(self, request, pk=None):
+        """A new private scorer link for the table (organisers): the old link and its QR code stop
+        working at once."""
+        table = services.table_rotate_scorer_token(table=self.get_object(), by_user=request.user)
+        return Response({"table": table.pk, "scorer_url": scorer_url(self.get_serializer_context(), table)})
 
 
 class SessionViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin):

@@ -38,6 +38,8 @@ class Action(models.TextChoices):
     DRAW_PUBLISHED = "draw_published"
     HAND_CORRECTED = "hand_corrected"
     HAND_VOIDED = "hand_voided"
+    HAND_CONFIRMED = "hand_confirmed"
+    HAND_DISPUTED = "hand_disputed"
     SESSION_ABANDONED = "session_abandoned"
     TRANSFER_PAID = "transfer_paid"
 

@@ -101,6 +101,9 @@ class Event(models.Model):
     maumau_stake_cents = models.PositiveIntegerField(default=10)
     # Standings: metric names in priority order (tournaments/standings.py).
     standings_metrics = models.CharField(max_length=200, default="placement,total,wins")
+    # A hand entered at a table counts only once another seat of that table (or an organiser)
+    # confirms it, as a Bridgemate's second player does (tournaments/results.py, ``counts``).
+    confirm_hands = models.BooleanField(_("hands need a second player's confirmation"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -276,6 +279,17 @@ class Hand(models.Model):
     result = models.JSONField(null=True, blank=True)
     voided = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=1)
+    # Second-player confirmation (``Event.confirm_hands``): the seat that entered the hand, whether
+    # it still waits for another seat's confirmation, and who confirmed it when. A disputed hand
+    # waits for the organisers, who confirm, correct or void it.
+    entered_by_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    unconfirmed = models.BooleanField(default=False)
+    disputed = models.BooleanField(default=False)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -192,6 +192,13 @@ class Visibility:
     def transfers(self) -> QuerySet[Transfer]:
         return Transfer.objects.filter(session__table__round__in=self.rounds())
 
+    def seated_tables(self) -> QuerySet[Table]:
+        """The tables where this user's player is seated: he enters and reads their hands whether
+        or not the event is published or the round held back (``is_seated_at``)."""
+        if not self.authenticated:
+            return Table.objects.none()
+        return Table.objects.filter(seats__player__user=self.user.pk)
+
     def sees_results_of(self, round_: Round) -> bool:
         return not round_.results_held or self.staff or organises_event(self.user, round_.event)
 

@@ -16,6 +16,7 @@ class PlayedHand:
     result: dict | None  # the engine's answer; None when voided
     full: bool  # a full record (every card), not a summary
     direction: int | None = None  # Maumau: the direction the game started with
+    counts: bool = True  # False while the hand waits for a second player's confirmation
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ def totals(rules: SessionRules, hands: Sequence[PlayedHand]) -> list[int]:
     """Session totals: the sums of the engine's ``scores`` (Maumau: minus points negated)."""
     sums = [0] * rules.players
     for hand in hands:
-        if not hand.voided and hand.result is not None:
+        if hand.counts and not hand.voided and hand.result is not None:
             for seat, score in enumerate(hand.result["scores"]):
                 sums[seat] += score
     return sums

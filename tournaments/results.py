@@ -25,8 +25,8 @@ from django.utils import timezone
 
 from games.rules import Code, RecordError, validate, validate_series
 
-from . import audit
-from .errors import Conflict, RecordRejected
+from . import audit, policy
+from .errors import Conflict, Invalid, NotAllowed, RecordRejected
 from .models import Hand, HandVersion, IdempotentSubmission, Session, Table, Transfer
 from .progress import Expected, PlayedHand, SessionRules, expected_next, is_finished, totals
 from .signals import announce_session_result_changed, announce_table_results_changed
@@ -41,11 +41,21 @@ class Submission:
     created: bool
 
 
+def counts(hand: Hand) -> bool:
+    """Whether a stored hand counts in totals, standings, money and ratings: the one rule.
+
+    A voided hand never counts; a hand of an event with second-player confirmation counts once
+    another seat (or an organiser) has confirmed it. Either way the hand keeps its slot and its
+    dealer moved on, so the table goes on playing while it waits.
+    """
+    return not hand.voided and hand.result is not None and not hand.unconfirmed
+
+
 def played(hand: Hand) -> PlayedHand:
     record = hand.record or {}
     return PlayedHand(
         dealer=hand.dealer, voided=hand.voided, result=hand.result,
-        full=record.get("summary") is None, direction=record.get("direction", 1),
+        full=record.get("summary") is None, direction=record.get("direction", 1), counts=counts(hand),
     )
 
 
@@ -126,8 +136,12 @@ def _replay(table: Table, key: str, print_: str) -> Submission | None:
 def hand_submit(
     *, table: Table, record, by_user=None, via_scorer_token: bool = False,
     expected_number: int | None = None, idempotency_key: str | None = None,
+    entered_by_seat: int | None = None,
 ) -> Submission:
     """Validate ``record`` and store it as the next hand of the table's current session.
+
+    ``entered_by_seat`` is the seat whose player entered it (events with second-player
+    confirmation: another seat must confirm it; an organiser's entry needs no confirmation).
 
     Raises ``RecordRejected`` (the engine's error, nothing stored), ``Conflict`` when the session
     is over, ``expected_number`` is not the next slot, or the key was used for another record. A
@@ -142,7 +156,7 @@ def hand_submit(
                 if replay is not None:
                     return replay
             session = current_session(table, create=True)
-            hand = _store_next(session, record, by_user, via_scorer_token, expected_number)
+            hand = _store_next(session, record, by_user, via_scorer_token, expected_number, entered_by_seat)
             receipt = hand_receipt(hand, session)
             if idempotency_key:
                 stored = IdempotentSubmission.objects.create(
@@ -162,7 +176,8 @@ def hand_submit(
         raise Conflict("another submission took this hand first", code="hand_taken") from None
 
 
-def _store_next(session: Session, record, by_user, via_scorer_token: bool, expected_number: int | None) -> Hand:
+def _store_next(session: Session, record, by_user, via_scorer_token: bool, expected_number: int | None,
+                entered_by_seat: int | None) -> Hand:
     if session.status != Session.Status.OPEN:
         raise Conflict(f"the session is {session.status}; no more hands", code="session_closed")
     hands = list(session.hands.order_by("number"))
@@ -173,8 +188,13 @@ def _store_next(session: Session, record, by_user, via_scorer_token: bool, expec
             f"hand {expected_number} is not the next hand; the next is hand {expected.number}", code="hand_taken"
         )
     result = _judge(record, rules, expected)
+    event = session.table.round.event
+    if entered_by_seat is not None and not 0 <= entered_by_seat < rules.players:
+        raise Invalid(f"this table has no seat {entered_by_seat}", field="entered_by_seat")
     hand = Hand.objects.create(
-        session=session, number=expected.number, dealer=record["dealer"], record=record, result=result
+        session=session, number=expected.number, dealer=record["dealer"], record=record, result=result,
+        entered_by_seat=entered_by_seat,
+        unconfirmed=event.confirm_hands and not policy.organises_event(by_user, event),
     )
     HandVersion.objects.create(
         hand=hand, version=1, dealer=hand.dealer, record=record, result=result,
@@ -218,7 +238,7 @@ def maumau_settlement(rules: SessionRules, hands: list[Hand]) -> dict:
     """
     games = [
         {"game": "maumau", "players": rules.players, "dealer": hand.dealer, "summary": {"minus": hand.result["minus"]}}
-        for hand in hands if not hand.voided and hand.result
+        for hand in hands if counts(hand)
     ]
     if not games:
         zero = [0] * rules.players
@@ -249,6 +269,7 @@ def session_summary(session: Session) -> dict:
     expected = _expected(session, rules, hands)
     return {
         "id": session.pk, "status": session.status, "hands": len(hands),
+        "unconfirmed": sum(hand.unconfirmed for hand in hands),
         "totals": totals(rules, [played(h) for h in hands]), "first_dealer": session.first_dealer,
         "next": None if session.status != Session.Status.OPEN else {
             "hand": expected.number, "dealer": expected.dealer, "direction": expected.direction,
@@ -260,6 +281,7 @@ def hand_view(hand: Hand) -> dict:
     return {
         "id": hand.pk, "session": hand.session_id, "number": hand.number, "dealer": hand.dealer,
         "version": hand.version, "voided": hand.voided, "record": hand.record, "result": hand.result,
+        "entered_by_seat": hand.entered_by_seat, "unconfirmed": hand.unconfirmed, "disputed": hand.disputed,
     }
 
 
@@ -311,6 +333,9 @@ def hand_void(*, hand: Hand, by_user, reason: str, via: str = "api") -> dict:
 def _new_version(hand: Hand, *, record, result, voided: bool, by_user, reason: str) -> None:
     hand.version += 1
     hand.record, hand.result, hand.voided = record, result, voided
+    if hand.unconfirmed:
+        # An organiser's correction or void decides a hand that waited for confirmation.
+        _mark_confirmed(hand, seat=None, by_user=by_user)
     if record is not None and not voided:
         hand.dealer = record["dealer"]
     hand.save()
@@ -318,6 +343,61 @@ def _new_version(hand: Hand, *, record, result, voided: bool, by_user, reason: s
         hand=hand, version=hand.version, dealer=hand.dealer, record=record, result=result, voided=voided,
         created_by=by_user if getattr(by_user, "is_authenticated", False) else None, reason=reason,
     )
+
+
+def _mark_confirmed(hand: Hand, *, seat: int | None, by_user) -> None:
+    hand.unconfirmed = hand.disputed = False
+    hand.confirmed_at, hand.confirmed_by_seat = timezone.now(), seat
+    hand.confirmed_by = by_user if getattr(by_user, "is_authenticated", False) else None
+
+
+def _lock_unconfirmed(hand: Hand) -> Hand:
+    _lock_table(hand.session.table_id)
+    hand = Hand.objects.select_for_update().select_related("session__table__round__event").get(pk=hand.pk)
+    if not hand.unconfirmed:
+        raise Conflict("this hand does not wait for a confirmation", code="not_unconfirmed")
+    return hand
+
+
+def hand_confirm(*, hand: Hand, seat: int | None, by_user=None, via: str = "api") -> dict:
+    """Another seat of the table confirms a hand entered by one seat; from now on it counts.
+
+    ``seat`` is the confirming player's seat; ``None`` only for the event's organisers, who
+    confirm a disputed hand. The seat that entered the hand cannot confirm it (403 ``same_seat``).
+    """
+    with transaction.atomic():
+        hand = _lock_unconfirmed(hand)
+        event = hand.session.table.round.event
+        if seat is None and not policy.organises_event(by_user, event):
+            raise NotAllowed("a hand is confirmed by another seat of the table or by an organiser", code="seat_required")
+        if seat is not None and hand.entered_by_seat is not None and seat == hand.entered_by_seat:
+            raise NotAllowed("the seat that entered a hand cannot confirm it; another player confirms", code="same_seat")
+        before = {"unconfirmed": True, "disputed": hand.disputed, "entered_by_seat": hand.entered_by_seat}
+        _mark_confirmed(hand, seat=seat, by_user=by_user)
+        hand.save(update_fields=["unconfirmed", "disputed", "confirmed_at", "confirmed_by_seat", "confirmed_by",
+                                 "updated_at"])
+        audit.record(actor=by_user, via=via, action=audit.Action.HAND_CONFIRMED, obj=hand, event=event,
+                     before=before, after={"unconfirmed": False, "confirmed_by_seat": seat, "scores": hand.scores})
+        session = hand.session
+        _settle_session(session, list(session.hands.order_by("number")))
+        return hand_receipt(hand, session)
+
+
+def hand_dispute(*, hand: Hand, seat: int | None, reason: str, by_user=None, via: str = "api") -> dict:
+    """A seat disputes an unconfirmed hand: it goes on waiting, now for the organisers, who
+    confirm, correct or void it."""
+    with transaction.atomic():
+        hand = _lock_unconfirmed(hand)
+        if hand.disputed:
+            raise Conflict("this hand is already disputed; the organisers decide", code="already_disputed")
+        hand.disputed = True
+        hand.save(update_fields=["disputed", "updated_at"])
+        audit.record(actor=by_user, via=via, action=audit.Action.HAND_DISPUTED, obj=hand,
+                     event=hand.session.table.round.event_id, reason=reason,
+                     before={"disputed": False}, after={"disputed": True}, data={"seat": seat})
+        announce_table_results_changed(event_id=hand.session.table.round.event_id,
+                                       table_id=hand.session.table_id, session_id=hand.session_id)
+        return hand_receipt(hand, hand.session)
 
 
 def session_abandon(*, session: Session, by_user, reason: str, via: str = "api") -> Session:

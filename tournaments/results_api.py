@@ -32,6 +32,9 @@ from .models import Hand, HandVersion, Table
 
 
 class HandViewSerializer(serializers.Serializer):
+    entered_by_seat = serializers.IntegerField(allow_null=True, help_text="The seat whose player entered the hand.")
+    unconfirmed = serializers.BooleanField(help_text="Waits for another seat's confirmation; counts only after it.")
+    disputed = serializers.BooleanField(help_text="A seat disputed it: the organisers confirm, correct or void it.")
     id = serializers.IntegerField()
     session = serializers.IntegerField()
     number = serializers.IntegerField(help_text="The hand's slot in its session, from 1.")
@@ -54,6 +57,7 @@ class SessionSummarySerializer(serializers.Serializer):
     hands = serializers.IntegerField()
     totals = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat.")
     first_dealer = serializers.IntegerField(allow_null=True)
+    unconfirmed = serializers.IntegerField(help_text="Hands waiting for a second player's confirmation.")
     next = NextHandSerializer(allow_null=True, help_text="null once the session is over.")
 
 
@@ -83,6 +87,53 @@ def submission_rights(request, table: Table) -> bool:
     raise PermissionDenied("Only the players of this table, its scorer and the event's organisers submit here.")
 
 
+def _seat_number(value, field: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    if isinstance(value, str) and re.fullmatch(r"[0-9]{1,2}", value):
+        return int(value)
+    raise Invalid("a seat is a number from 0", field=field)
+
+
+def entering_seat(request, table: Table, via_token: bool) -> int | None:
+    """The seat whose player enters a hand: on the table's shared device (scorer link) the player
+    names himself in ``X-Scorer-Seat``; a seated player who is logged in is his own seat; an
+    organiser has none."""
+    if via_token:
+        value = request.headers.get("X-Scorer-Seat")
+        return None if value in (None, "") else _seat_number(value, "X-Scorer-Seat")
+    return seat_of(request.user, table)
+
+
+def seat_of(user, table: Table) -> int | None:
+    if not (user and user.is_authenticated):
+        return None
+    return table.seats.filter(player__user=user).values_list("position", flat=True).first()
+
+
+def hand_rights(request, hand: Hand) -> tuple[int | None, str]:
+    """Who confirms or disputes ``hand``: (the acting seat, the audit channel).
+
+    On the table's scorer link the player names his seat (``seat`` in the body); a seated player
+    who is logged in acts for his own seat; the event's organisers act without a seat.
+    """
+    table = hand.session.table
+    token = request.headers.get("X-Scorer-Token")
+    if token:
+        if not hmac.compare_digest(token.encode(), table.scorer_token.encode()):
+            raise PermissionDenied("This scorer token is not valid for this table.")
+        data = request.data if isinstance(request.data, dict) else {}
+        return _seat_number(data.get("seat"), "seat"), "scorer"
+    if not (request.user and request.user.is_authenticated):
+        raise NotAuthenticated()
+    seat = seat_of(request.user, table)
+    if seat is not None:
+        return seat, "api"
+    if policy.may(request.user, "change_hand", hand):
+        return None, "api"
+    raise PermissionDenied("Only the players of this table, its scorer and the event's organisers confirm here.")
+
+
 def expected_hand(request) -> int | None:
     value = request.query_params.get("hand")
     if value is None or value == "":
@@ -110,6 +161,9 @@ class TableHandsView(APIView):
                    422: RECORD_ERROR},
         parameters=[
             OpenApiParameter("hand", int, description="The hand number the table means to submit; 409 when taken."),
+            OpenApiParameter("X-Scorer-Seat", int, OpenApiParameter.HEADER,
+                             description="With the scorer link: the seat of the player who entered the hand (events "
+                                         "with second-player confirmation: another seat confirms it)."),
             OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER,
                              description="A key per hand, chosen by the client: a retry with the same key and record "
                                          "answers the first receipt again; the same key with another record is 409."),
@@ -123,6 +177,7 @@ class TableHandsView(APIView):
         submission = results.hand_submit(
             table=table, record=request.data, by_user=request.user, via_scorer_token=via_token,
             expected_number=expected_hand(request), idempotency_key=request.headers.get("Idempotency-Key") or None,
+            entered_by_seat=entering_seat(request, table, via_token),
         )
         return Response(submission.receipt, status=status.HTTP_201_CREATED)
 
@@ -149,7 +204,8 @@ class HandSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Hand
-        fields = ["id", "session", "number", "dealer", "version", "voided", "record", "result", "versions", "updated_at"]
+        fields = ["id", "session", "number", "dealer", "version", "voided", "record", "result", "entered_by_seat",
+                  "unconfirmed", "disputed", "confirmed_at", "confirmed_by_seat", "versions", "updated_at"]
 
 
 class CorrectionSerializer(serializers.Serializer):
@@ -158,6 +214,15 @@ class CorrectionSerializer(serializers.Serializer):
 
 
 class VoidSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000)
+
+
+class ConfirmSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(required=False, min_value=0,
+                                    help_text="With the scorer link: the confirming player's seat.")
+
+
+class DisputeSerializer(ConfirmSerializer):
     reason = serializers.CharField(max_length=2000)
 
 
@@ -198,3 +263,33 @@ class HandViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixi
         data = VoidSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         return Response(results.hand_void(hand=hand, by_user=request.user, reason=data.validated_data["reason"]))
+
+    def _hand_for_table(self, pk) -> Hand:
+        # Not through the reader's visibility: the table's scorer link acts without an account.
+        return get_object_or_404(Hand.objects.select_related("session__table__round__event"), pk=pk)
+
+    @extend_schema(request=ConfirmSerializer,
+                   responses={200: ReceiptSerializer, 409: ERROR_RESPONSES[409],
+                              **{k: ERROR_RESPONSES[k] for k in (400, 401, 403, 404)}})
+    @action(detail=True, methods=["post"], serializer_class=ConfirmSerializer, permission_classes=[AllowAny])
+    def confirm(self, request, pk=None):
+        """Confirm a hand that waits for a second player (events with ``confirm_hands``): another
+        seat than the one that entered it (403 ``same_seat``), or an organiser. From then on it
+        counts in totals, standings, money and ratings."""
+        hand = self._hand_for_table(pk)
+        seat, via = hand_rights(request, hand)
+        return Response(results.hand_confirm(hand=hand, seat=seat, by_user=request.user, via=via))
+
+    @extend_schema(request=DisputeSerializer,
+                   responses={200: ReceiptSerializer, 409: ERROR_RESPONSES[409],
+                              **{k: ERROR_RESPONSES[k] for k in (400, 401, 403, 404)}})
+    @action(detail=True, methods=["post"], serializer_class=DisputeSerializer, permission_classes=[AllowAny])
+    def dispute(self, request, pk=None):
+        """Dispute a hand that waits for confirmation: the organisers then confirm, correct or void
+        it (with a reason)."""
+        hand = self._hand_for_table(pk)
+        seat, via = hand_rights(request, hand)
+        data = DisputeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return Response(results.hand_dispute(hand=hand, seat=seat, reason=data.validated_data["reason"],
+                                             by_user=request.user, via=via))

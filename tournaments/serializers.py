@@ -3,6 +3,7 @@ the domain (who may be seated, what may change once results exist) are the servi
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 from rest_framework import serializers
 
 from games.catalog import GAMES
@@ -63,7 +64,7 @@ class EventSerializer(serializers.ModelSerializer):
         fields = [
             "id", "club", "name", "game", "starts_on", "published", "organisers",
             "mu_target_score", "mu_fixed_deals", "maumau_games_per_series", "maumau_stake_cents",
-            "standings_metrics", "created_at",
+            "standings_metrics", "confirm_hands", "created_at",
         ]
         read_only_fields = ["created_at"]
 
@@ -97,7 +98,25 @@ class TableSerializer(serializers.ModelSerializer):
     def to_representation(self, instance):
         data = super().to_representation(instance)
         data["players"] = [seat.player_id for seat in instance.seats.all()]
+        url = scorer_url(self.context, instance)
+        if url is not None:
+            data["scorer_url"] = url
         return data
+
+
+def scorer_url(context: dict, table: Table) -> str | None:
+    """The table's private scorer link (absolute), for the event's organisers only: it lets any
+    phone enter the table's hands. ``None`` for everyone else."""
+    visibility, request = context.get("visibility"), context.get("request")
+    if visibility is None or request is None:
+        return None
+    organised = context.setdefault("_organised_events", {})
+    event_id = table.round.event_id
+    if event_id not in organised:
+        organised[event_id] = visibility.organises(table.round.event)
+    if not organised[event_id]:
+        return None
+    return request.build_absolute_uri(reverse("sheet:table", args=[table.scorer_token]))
 
 
 class SessionSerializer(serializers.ModelSerializer):

@@ -26,7 +26,7 @@ from .signals import announce_results_visibility_changed
 
 EVENT_FIELDS = (
     "name", "game", "starts_on", "published", "mu_target_score", "mu_fixed_deals",
-    "maumau_games_per_series", "maumau_stake_cents", "standings_metrics",
+    "maumau_games_per_series", "maumau_stake_cents", "standings_metrics", "confirm_hands",
 )
 
 

@@ -1,0 +1,567 @@
+// The table's score sheet: enter a hand by tapping, see the engine's answer before sending, and
+// send every hand exactly once, also after a lost connection.
+//
+// Each entered hand gets its Idempotency-Key when it is entered and waits in localStorage (it
+// survives a reload or a closed tab) until the server has it. Hands go out one at a time, in
+// order, with ?hand=N: a retry of a hand the server already stored answers the same receipt, and
+// a hand whose slot someone else took is refused instead of stored twice.
+import * as forms from "./sheet-forms.js";
+
+const cfg = JSON.parse(document.getElementById("sheet-config").textContent);
+const text = JSON.parse(document.getElementById("sheet-text").textContent || "{}");
+const form = document.getElementById("hand-form");
+const $ = (selector, root = document) => root.querySelector(selector);
+const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selector));
+
+const format = (template, values) => String(template).replace(/%\((\w+)\)s/g, (_, key) => values[key] ?? "");
+const names = cfg.names;
+const ctx = { game: cfg.game, players: cfg.players, points: cfg.points, names, text, format };
+
+// --- the queue on this phone -------------------------------------------------------------------------
+
+function load() {
+  try {
+    return JSON.parse(localStorage.getItem(cfg.storage) || "[]");
+  } catch {
+    return [];
+  }
+}
+
+let queue = load();
+let editing = null; // the key of the rejected hand being fixed
+let flushing = false;
+
+function save() {
+  // Sent hands stay a little while to show their state; the running sheet lists them anyway.
+  const sent = queue.filter((entry) => entry.state === "sent");
+  const drop = new Set(sent.slice(0, Math.max(0, sent.length - 3)).map((entry) => entry.key));
+  queue = queue.filter((entry) => !drop.has(entry.key));
+  localStorage.setItem(cfg.storage, JSON.stringify(queue));
+}
+
+function newKey() {
+  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+  // Plain http on a club's network has no randomUUID: a version-4 UUID from getRandomValues.
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+// --- where the session stands ------------------------------------------------------------------------
+
+function server() {
+  const running = $("#running");
+  const dealer = running.dataset.nextDealer;
+  return {
+    session: running.dataset.session, status: running.dataset.status,
+    hand: Number(running.dataset.nextHand) || null, dealer: dealer === "" ? null : Number(dealer),
+    lastDealer: (() => {
+      const rows = $$("#running tr[data-hand]");
+      return rows.length ? Number(rows[rows.length - 1].dataset.dealer) : null;
+    })(),
+  };
+}
+
+/** The next hand to enter: after the server's hands and the hands waiting on this phone. */
+function slot() {
+  if (editing) {
+    const entry = queue.find((e) => e.key === editing);
+    if (entry) return { hand: entry.hand, dealer: entry.dealer, free: cfg.game === "maumau" };
+  }
+  const now = server();
+  const ahead = queue.filter((entry) => now.hand === null || entry.hand >= now.hand);
+  if (ahead.length) {
+    const last = ahead.reduce((a, b) => (b.hand > a.hand ? b : a));
+    const dealer = (last.dealer + 1) % cfg.players;
+    return { hand: last.hand + 1, dealer, free: cfg.game === "maumau" };
+  }
+  if (now.dealer !== null) return { hand: now.hand, dealer: now.dealer, free: false };
+  // Who deals is the table's choice: the first hand without a drawn dealer, a Maumau game after
+  // a summary (the rules' next dealer is not on a paper sheet). Suggest the next seat.
+  const suggested = now.lastDealer === null ? 0 : (now.lastDealer + 1) % cfg.players;
+  return { hand: now.hand || 1, dealer: suggested, free: true };
+}
+
+function chosenDealer(current) {
+  const checked = $('input[name="dealer"]:checked', form);
+  return current.free && checked ? Number(checked.value) : current.dealer;
+}
+
+function renderSlot() {
+  const current = slot();
+  const picker = $("#dealer-pick");
+  picker.hidden = !current.free;
+  if (current.free && !$('input[name="dealer"]:checked', form)) {
+    const input = $(`input[name="dealer"][value="${current.dealer}"]`, form);
+    if (input) input.checked = true;
+  }
+  const dealer = chosenDealer(current);
+  $("#entry-hand").textContent = format(editing ? text.fixing : text.hand, { number: current.hand });
+  $("#dealer-line").textContent = format(text.deals, { name: names[dealer] });
+  $$("[data-seat] .dealer-mark, [data-path] .dealer-mark", form).forEach((mark) => { mark.hidden = true; });
+  $$(".dealer-mark", form).forEach((mark) => {
+    const row = mark.closest("[data-seat], tr[data-path], .player-row");
+    const seat = row && (row.dataset.seat ?? (row.dataset.path || "").split("/").pop());
+    mark.hidden = Number(seat) !== dealer;
+  });
+  const over = server().status !== "open" && !queue.some((e) => e.state !== "sent");
+  $("#entry").hidden = over && !editing;
+}
+
+// --- live checking --------------------------------------------------------------------------------------
+
+function headers() {
+  const result = { "Content-Type": "application/json", Accept: "application/json" };
+  const csrf = $('input[name="csrfmiddlewaretoken"]');
+  if (csrf) result["X-CSRFToken"] = csrf.value;
+  if (cfg.token) result["X-Scorer-Token"] = cfg.token;
+  return result;
+}
+
+function clearMessages(root) {
+  $$(".field-error-row, .field-error", root).forEach((element) => element.remove());
+  $$(".has-error", root).forEach((element) => element.classList.remove("has-error"));
+}
+
+/** Put ``message`` next to the field that the JSON Pointer ``path`` names (or its nearest parent). */
+function showAt(root, path, message) {
+  let target = null;
+  let pointer = path || "";
+  while (target === null) {
+    target = root.querySelector(`[data-path="${CSS.escape(pointer)}"]`);
+    if (target || pointer === "") break;
+    pointer = pointer.slice(0, pointer.lastIndexOf("/"));
+  }
+  target = target && !target.closest("[hidden]") ? target : root.querySelector(".check");
+  const note = document.createElement("p");
+  note.className = "field-error";
+  note.setAttribute("role", "alert");
+  note.dataset.for = path || "";
+  note.textContent = message;
+  target.classList.add("has-error");
+  if (target.tagName === "TR") {
+    // A row of a table: the message goes in a row of its own right below.
+    const row = document.createElement("tr");
+    row.className = "field-error-row";
+    const cell = row.insertCell();
+    cell.colSpan = target.cells.length;
+    cell.append(note);
+    target.after(row);
+  } else {
+    target.append(note);
+  }
+  return note;
+}
+
+function showScores(box, result) {
+  const parts = result.scores.map((score, seat) => `${names[seat]} ${score > 0 ? "+" : ""}${score}`);
+  const extra = result.outcome === "eklat" ? " · Eklat" : result.outcome === "void" ? ` · ${text.voidDeal}` : "";
+  box.innerHTML = "";
+  const line = document.createElement("p");
+  line.className = "scores";
+  line.textContent = `${text.scores}: ${parts.join(" · ")}${extra}`;
+  box.append(line);
+  box.dataset.ok = "true";
+}
+
+let checkTimer = null;
+let checkSerial = 0;
+
+async function check(root, box, record) {
+  const serial = ++checkSerial;
+  box.dataset.ok = "false";
+  box.textContent = text.checking;
+  let response;
+  try {
+    response = await fetch(cfg.validate, { method: "POST", headers: headers(), body: JSON.stringify(record), credentials: "same-origin" });
+  } catch {
+    box.textContent = text.checkOffline;
+    return;
+  }
+  if (serial !== checkSerial) return; // an older answer: the form has changed since
+  clearMessages(root);
+  if (response.status === 200) {
+    showScores(box, await response.json());
+  } else if (response.status === 422) {
+    const error = await response.json();
+    box.textContent = "";
+    showAt(root, error.path, error.message);
+  } else if (response.status === 429) {
+    box.textContent = text.paused;
+  } else {
+    box.textContent = "";
+  }
+}
+
+function liveCheck() {
+  forms.update(form, ctx);
+  renderSlot();
+  clearTimeout(checkTimer);
+  const box = $("#check");
+  clearMessages(form);
+  const { record, missing } = forms.read(form, ctx, chosenDealer(slot()));
+  if (missing.length) {
+    box.dataset.ok = "false";
+    box.textContent = format(text.missing, { what: missing.join(", ") });
+    return;
+  }
+  // Debounced: the dry run is throttled per client, and a number is typed digit by digit.
+  checkTimer = setTimeout(() => check(form, box, record), 350);
+}
+
+// --- entering and sending ---------------------------------------------------------------------------
+
+function enteringSeat() {
+  if (cfg.seat !== null && cfg.seat !== undefined) return cfg.seat;
+  const checked = $('input[name="entered_by"]:checked', form);
+  return checked ? Number(checked.value) : null;
+}
+
+function enter(record) {
+  const current = slot();
+  const seat = enteringSeat();
+  if (cfg.confirm_hands && seat === null) {
+    clearMessages(form);
+    showAt(form, "/entered_by", text.whoEnters);
+    return false;
+  }
+  const entry = { key: newKey(), hand: current.hand, dealer: record.dealer, record, seat, state: "waiting", enteredAt: Date.now() };
+  const index = editing ? queue.findIndex((e) => e.key === editing) : -1;
+  if (index >= 0) queue[index] = entry;
+  else queue.push(entry);
+  editing = null;
+  save();
+  renderQueue();
+  flush();
+  return true;
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const { record, missing } = forms.read(form, ctx, chosenDealer(slot()));
+  if (missing.length) {
+    liveCheck();
+    return;
+  }
+  if (enter(record)) {
+    forms.clear(form, ctx);
+    $$('input[name="dealer"], input[name="entered_by"]', form).forEach((input) => { input.checked = false; });
+    $("#check").textContent = "";
+    renderSlot();
+    window.scrollTo({ top: 0 });
+  }
+});
+
+function describe(error) {
+  if (!error) return "";
+  return error.path !== undefined ? `${error.message} (${error.path || "/"})` : error.message || String(error);
+}
+
+async function sendOne(entry) {
+  const url = `${cfg.submit}?hand=${entry.hand}`;
+  const extra = { "Idempotency-Key": entry.key };
+  if (cfg.token && entry.seat !== null && entry.seat !== undefined) extra["X-Scorer-Seat"] = String(entry.seat);
+  const response = await fetch(url, {
+    method: "POST", headers: { ...headers(), ...extra }, body: JSON.stringify(entry.record), credentials: "same-origin",
+  });
+  if (response.status === 201) return { sent: true };
+  let body = {};
+  try {
+    body = await response.json();
+  } catch {
+    body = { message: response.statusText };
+  }
+  if (response.status === 429 || response.status >= 500) return { retry: true };
+  return { error: body, status: response.status };
+}
+
+let retryTimer = null;
+
+async function flush() {
+  if (flushing) return;
+  flushing = true;
+  let changed = false;
+  try {
+    for (const entry of queue) {
+      if (entry.state === "sent") continue;
+      if (entry.state === "rejected") break; // later hands wait until this one is fixed
+      entry.state = "sending";
+      renderQueue();
+      let outcome;
+      try {
+        outcome = await sendOne(entry);
+      } catch {
+        outcome = { retry: true }; // no connection
+      }
+      if (outcome.sent) {
+        entry.state = "sent";
+        changed = true;
+      } else if (outcome.retry) {
+        entry.state = "waiting";
+        setConnection(false);
+        break;
+      } else {
+        entry.state = "rejected";
+        entry.error = outcome.error;
+        break;
+      }
+      save();
+      setConnection(true);
+    }
+  } finally {
+    queue.forEach((entry) => { if (entry.state === "sending") entry.state = "waiting"; });
+    save();
+    flushing = false;
+    renderQueue();
+  }
+  if (changed) await refreshRunning();
+  clearTimeout(retryTimer);
+  if (queue.some((entry) => entry.state === "waiting")) retryTimer = setTimeout(flush, 5000);
+}
+
+function setConnection(online) {
+  const badge = $("#connection");
+  badge.dataset.state = online ? "online" : "offline";
+  badge.textContent = online ? "" : text.offline;
+}
+
+function renderQueue() {
+  const list = $("#queue");
+  list.innerHTML = "";
+  const now = server();
+  const shown = queue.filter((entry) => entry.state !== "sent" || now.hand === null || entry.hand >= now.hand - 3);
+  $("#queue-section").hidden = shown.length === 0;
+  for (const entry of shown) {
+    const item = document.createElement("li");
+    item.className = `entry state-${entry.state}`;
+    item.dataset.hand = entry.hand;
+    item.dataset.state = entry.state;
+    item.dataset.key = entry.key;
+    const label = document.createElement("span");
+    label.textContent = `${format(text.hand, { number: entry.hand })} · ${format(text.deals, { name: names[entry.dealer] ?? "?" })} `;
+    const state = document.createElement("strong");
+    state.className = "state";
+    state.textContent = text[entry.state] || entry.state;
+    item.append(label, state);
+    if (entry.state === "rejected") {
+      const reason = document.createElement("p");
+      reason.className = "reason";
+      reason.textContent = describe(entry.error);
+      const fix = button(text.fix, () => startFix(entry));
+      fix.className = "fix";
+      const discard = button(text.discard, () => discardEntry(entry));
+      discard.className = "secondary";
+      item.append(reason, fix, discard);
+    }
+    list.append(item);
+  }
+  renderSlot();
+}
+
+function button(label, onClick) {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.textContent = label;
+  element.addEventListener("click", onClick);
+  return element;
+}
+
+function startFix(entry) {
+  editing = entry.key;
+  if (entry.record && entry.record.summary) {
+    forms.clear(form, ctx);
+    forms.fill(form, ctx, entry.record);
+    if (cfg.game === "maumau") {
+      const input = $(`input[name="dealer"][value="${entry.dealer}"]`, form);
+      if (input) input.checked = true;
+    }
+    const seat = $(`input[name="entered_by"][value="${entry.seat}"]`, form);
+    if (seat) seat.checked = true;
+    renderSlot();
+    clearMessages(form);
+    if (entry.error) showAt(form, entry.error.path, entry.error.message);
+    form.scrollIntoView();
+  } else {
+    $("#upload").open = true;
+    $("#record-text").value = JSON.stringify(entry.record, null, 1);
+    $("#record-text").dispatchEvent(new Event("input"));
+  }
+}
+
+/** Drop a refused hand; the hands after it move up one slot (and, in Mü and LuT, one dealer). */
+function discardEntry(entry) {
+  const index = queue.indexOf(entry);
+  queue.splice(index, 1);
+  for (const later of queue.slice(index)) {
+    if (later.state === "sent") continue;
+    later.hand -= 1;
+    if (cfg.game !== "maumau") {
+      later.dealer = (later.dealer - 1 + cfg.players) % cfg.players;
+      later.record = { ...later.record, dealer: later.dealer };
+    }
+    later.key = newKey(); // another record or slot: another submission
+    later.state = "waiting";
+  }
+  if (editing === entry.key) editing = null;
+  save();
+  renderQueue();
+  flush();
+}
+
+// --- the running sheet --------------------------------------------------------------------------------
+
+async function refreshRunning() {
+  try {
+    const response = await fetch(cfg.running, { credentials: "same-origin", headers: { Accept: "text/html" } });
+    if (!response.ok) return;
+    const html = await response.text();
+    const holder = document.createElement("div");
+    holder.innerHTML = html;
+    const fresh = holder.querySelector("#running");
+    if (fresh) $("#running").replaceWith(fresh);
+    decorateRunning();
+    renderQueue();
+  } catch {
+    setConnection(false);
+  }
+}
+
+function decorateRunning() {
+  // The logged-in player confirms for his own seat, never a hand he entered himself.
+  if (cfg.seat === null || cfg.seat === undefined) return;
+  $$('#running [data-action]').forEach((element) => {
+    if (element.dataset.enteredBy === String(cfg.seat)) element.hidden = true;
+  });
+}
+
+// --- confirmation ------------------------------------------------------------------------------------------
+
+const dialog = $("#confirm-dialog");
+let pending = null;
+
+async function postAction(action, handId, body) {
+  const url = cfg[action].replace("/0/", `/${handId}/`);
+  const response = await fetch(url, { method: "POST", headers: headers(), body: JSON.stringify(body), credentials: "same-origin" });
+  if (!response.ok) {
+    const error = await response.json().catch(() => ({ message: response.statusText }));
+    alertInRunning(handId, error.message || response.statusText);
+    return;
+  }
+  await refreshRunning();
+}
+
+function alertInRunning(handId, message) {
+  const row = $(`#running tr.confirm-row[data-hand-id="${handId}"] td`);
+  if (!row) return;
+  const note = document.createElement("p");
+  note.className = "field-error";
+  note.setAttribute("role", "alert");
+  note.textContent = message;
+  row.append(note);
+}
+
+document.addEventListener("click", (event) => {
+  const trigger = event.target.closest("#running [data-action]");
+  if (!trigger) return;
+  const action = trigger.dataset.action;
+  const handId = trigger.dataset.handId;
+  if (cfg.seat !== null && cfg.seat !== undefined && action === "confirm") {
+    postAction("confirm", handId, {});
+    return;
+  }
+  // A shared phone: the confirming (or disputing) player names himself.
+  pending = { action, handId };
+  $("#confirm-question").textContent = action === "confirm" ? text.confirmWho : text.disputeWho;
+  const dispute = action === "dispute";
+  $("#dispute-label").hidden = !dispute;
+  $("#dispute-reason").hidden = !dispute;
+  $$("#confirm-picks button").forEach((pick) => {
+    pick.hidden = cfg.seat !== null && cfg.seat !== undefined ? Number(pick.dataset.seat) !== cfg.seat
+      : pick.dataset.seat === trigger.dataset.enteredBy && !dispute;
+  });
+  dialog.hidden = false;
+  dialog.scrollIntoView();
+});
+
+$("#confirm-picks").addEventListener("click", (event) => {
+  const pick = event.target.closest("button[data-seat]");
+  if (!pick || !pending) return;
+  const body = cfg.token ? { seat: Number(pick.dataset.seat) } : {};
+  if (pending.action === "dispute") body.reason = $("#dispute-reason").value.trim() || "-";
+  dialog.hidden = true;
+  postAction(pending.action, pending.handId, body);
+  pending = null;
+});
+
+$("#confirm-cancel").addEventListener("click", () => {
+  dialog.hidden = true;
+  pending = null;
+});
+
+// --- a full record, uploaded or pasted ---------------------------------------------------------------------
+
+const upload = { text: $("#record-text"), box: $("#upload-check"), record: null };
+
+function uploadCheck() {
+  clearMessages($("#upload"));
+  upload.record = null;
+  const raw = upload.text.value.trim();
+  if (!raw) {
+    upload.box.textContent = "";
+    return;
+  }
+  try {
+    upload.record = JSON.parse(raw);
+  } catch {
+    upload.box.textContent = "";
+    showAt($("#upload"), "", text.notJson);
+    return;
+  }
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(() => check($("#upload"), upload.box, upload.record), 350);
+}
+
+upload.text.addEventListener("input", uploadCheck);
+$("#record-file").addEventListener("change", async (event) => {
+  const file = event.target.files[0];
+  if (!file) return;
+  upload.text.value = await file.text();
+  uploadCheck();
+});
+$("#record-enter").addEventListener("click", () => {
+  if (!upload.record || upload.box.dataset.ok !== "true") {
+    uploadCheck();
+    return;
+  }
+  if (enter(upload.record)) {
+    upload.text.value = "";
+    upload.box.textContent = "";
+    upload.record = null;
+  }
+});
+
+// --- start ---------------------------------------------------------------------------------------------------
+
+forms.setup(form, ctx);
+form.addEventListener("input", liveCheck);
+form.addEventListener("change", liveCheck);
+window.addEventListener("online", () => { setConnection(true); flush(); });
+window.addEventListener("offline", () => setConnection(false));
+setConnection(navigator.onLine);
+decorateRunning();
+forms.update(form, ctx);
+renderQueue();
+flush().then(() => { if (navigator.onLine) refreshRunning(); });
+
+if ("serviceWorker" in navigator && window.caches) {
+  // Keep this page and its files for a reload without a connection (the worker serves them then).
+  const files = [location.href, ...$$('script[type="module"][src], link[rel="stylesheet"], link[rel="modulepreload"]')
+    .map((element) => element.src || element.href)];
+  navigator.serviceWorker.register("/sheet-sw.js")
+    .then(() => caches.open("stich-sheet-v1"))
+    .then((cache) => cache.addAll(files))
+    .catch(() => {});
+}
+document.documentElement.dataset.ready = "true";
