@@ -65,6 +65,15 @@ def trust(world):
     w.held_session = play(w.held_table, seed=5, mark=HELD_MARK)
     services.round_set_results_held(round_=held, held=True, by_user=None)
     w.held_round = held
+    # A hand that waits for a second player (the LuT event asks for confirmation from now on).
+    from tournaments import results
+
+    lut.confirm_hands = True
+    lut.save(update_fields=["confirm_hands"])
+    waiting_table = lut.rounds.get(number=1).tables.get(number=3)
+    record = next_record("lut", random.Random(6), 4, None, waiting_table.first_dealer)
+    receipt = results.hand_submit(table=waiting_table, record=record, entered_by_seat=1).receipt
+    w.unconfirmed = waiting_table.sessions.get().hands.get(pk=receipt["hand"]["id"])
     w.empty_round = services.round_create(event=w.events["mu"], number=2, by_user=None)
     w.empty_event = services.event_create(by_user=None, club=w.club, name="empty cup", game="mu", published=True,
                                           organisers=[w.organiser])

@@ -116,6 +116,11 @@ def cases(w):
         "session_abandoned": (lambda: _api(w.organiser).post(f"/api/v1/sessions/{w.mu_session.pk}/abandon/",
                                                              {"reason": "fire alarm"}, format="json"),
                               "organiser", "session", "fire alarm", "api"),
+        "hand_confirmed": (lambda: _api(w.organiser).post(f"/api/v1/hands/{w.unconfirmed.pk}/confirm/", {},
+                                                          format="json"), "organiser", "hand", None, "api"),
+        "hand_disputed": (lambda: _api(w.organiser).post(f"/api/v1/hands/{w.unconfirmed.pk}/dispute/",
+                                                         {"reason": "wrong points"}, format="json"),
+                          "organiser", "hand", "wrong points", "api"),
         "transfer_paid": (lambda: _api(w.organiser).post(
             f"/api/v1/transfers/{w.maumau_session.transfers.first().pk}/paid/"), "organiser", "transfer", None, "api"),
     }

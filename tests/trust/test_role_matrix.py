@@ -104,6 +104,10 @@ def cases(w) -> dict:
                                    w.organiser),
         ("hand-void", "post"): (f"/api/v1/hands/{hand.pk}/void/", {"reason": "misdeal"}, w.organiser),
         ("table-hands", "post"): (f"/api/v1/tables/{w.mu_table.pk}/hands/", next_hand, w.organiser),
+        ("table-scorer-link", "post"): (f"/api/v1/tables/{w.mu_table.pk}/scorer-link/", None, w.organiser),
+        ("hand-confirm", "post"): (f"/api/v1/hands/{w.unconfirmed.pk}/confirm/", {}, w.organiser),
+        ("hand-dispute", "post"): (f"/api/v1/hands/{w.unconfirmed.pk}/dispute/", {"reason": "wrong points"},
+                                   w.organiser),
     }
 
 

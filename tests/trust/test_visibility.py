@@ -141,10 +141,17 @@ def leaks(w, role: str, url: str, response) -> list[str]:
         if f'data-round="{w.held_round.number}"' in text and f"/events/{w.events['lut'].pk}/" in url:
             found.append("the held round on the event page")
         if url.startswith(f"/api/v1/events/{w.events['lut'].pk}/standings") and response.status_code == 200:
-            if "json" in response.get("Content-Type", "") and json.loads(text)["standings"]:
+            # The held table's players played nothing else in that event: a row of theirs is the
+            # held round's totals.
+            held_players = {str(pk) for pk in w.held_table.seats.values_list("player_id", flat=True)}
+            kind = response.get("Content-Type", "")
+            rows = set()
+            if "json" in kind:
+                rows = {str(row["player"]) for row in json.loads(text)["standings"]}
+            elif "csv" in kind:
+                rows = {line.split(",")[1] for line in text.strip().splitlines()[1:]}
+            if rows & held_players:
                 found.append("the held round's totals in the standings")
-            if "csv" in response.get("Content-Type", "") and len(text.strip().splitlines()) > 1:
-                found.append("the held round's totals in standings.csv")
     if role not in SEES_NAME:
         if SECRET_NAME in text or "Zacharias" in text or "Quintessenz" in text:
             found.append("the real name")
