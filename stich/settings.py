@@ -24,6 +24,8 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"] if 
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
+    # First: its ``runserver`` serves the ASGI application (HTTP and the live pages' WebSockets).
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -36,6 +38,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "channels",
     "tournaments",
     "games",
     "ratings",
@@ -55,6 +58,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "stich.urls"
 WSGI_APPLICATION = "stich.wsgi.application"
+ASGI_APPLICATION = "stich.asgi.application"
 
 TEMPLATES = [
     {
@@ -85,6 +89,11 @@ AUTHENTICATION_BACKENDS = [
     "rules.permissions.ObjectPermissionBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+
+# Organisers log in with Django's own views (/accounts/login/) and land in their console.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "console:home"
+LOGOUT_REDIRECT_URL = "pages:home"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -161,6 +170,14 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
 }
 CELERY_RESULT_EXPIRES = 3600
+
+# Live pages (room screen, event page, the console's board) are told of new results through a
+# channel layer: Redis when there is one, so that every web process hears every change; in memory
+# on the embedded default (one process: ``manage.py runserver``).
+CHANNEL_LAYERS = {
+    "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+    if REDIS_URL else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+}
 
 # Ratings: sigma grows with the days between a player's sessions (ratings/model.py); 0 turns the
 # decay off, and then the numbers equal openskill's PlackettLuce.
