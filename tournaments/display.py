@@ -55,13 +55,6 @@ def money(cents: int) -> str:
     return formats.number_format(Decimal(cents) / 100, decimal_pos=2, use_l10n=True) + "\u00a0€"
 
 
-def session_word(game: str, count: int = 1) -> str:
-    """rules/maumau.md plays series of games; Mü and Mit List und Tücke play single games."""
-    if game == "maumau":
-        return ngettext("series", "series", count)
-    return ngettext("session", "sessions", count)
-
-
 def hands_text(game: str, count: int) -> str:
     """How many hands a session has, in the game's own word: Maumau counts games."""
     if game == "maumau":
