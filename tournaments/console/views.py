@@ -264,6 +264,7 @@ def players(request, pk: int):
     return render(request, "console/players.html", {
         "event": event, "rows": rows, "form": form, "query": query, "present": present,
         "duplicate_of": duplicate_of, "club": event.club,
+        "may_add": any(policy.may(request.user, "add_player_to_club", club) for club in clubs),
     })
 
 
