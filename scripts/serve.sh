@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Install, migrate, load the demo and serve on http://127.0.0.1:8000 — SQLite, tasks in-process.
-# Usage: bash scripts/serve.sh [ADDRESS:PORT]
+# Install, migrate, load the demo and serve on http://127.0.0.1:8000 — SQLite, tasks in-process,
+# HTTP and the live pages' WebSockets (daphne's runserver, the ASGI application).
+# Usage: bash scripts/serve.sh [ADDRESS:PORT]   e.g. 0.0.0.0:8080 to be reached from the club's network
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/install.sh

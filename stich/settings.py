@@ -46,6 +46,8 @@ SECURE_PROXY_SSL_HEADER = (_proxy_ssl_header, "https") if _proxy_ssl_header else
 NUM_PROXIES = env.int("NUM_PROXIES", default=0)
 
 INSTALLED_APPS = [
+    # First: its ``runserver`` serves the ASGI application (HTTP and the live pages' WebSockets).
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -59,6 +61,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "channels",
     "tournaments",
     "games",
     "ratings",
@@ -82,6 +85,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "stich.urls"
 WSGI_APPLICATION = "stich.wsgi.application"
+ASGI_APPLICATION = "stich.asgi.application"
 
 TEMPLATES = [
     {
@@ -114,6 +118,11 @@ AUTHENTICATION_BACKENDS = [
     "rules.permissions.ObjectPermissionBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+
+# Organisers log in with Django's own views (/accounts/login/) and land in their console.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "console:home"
+LOGOUT_REDIRECT_URL = "pages:home"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -259,6 +268,14 @@ CELERY_BROKER_TRANSPORT_OPTIONS["max_retries"] = 1
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.1, "interval_max": 0.1}
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 2
 CELERY_BEAT_SCHEDULE = {}  # filled below, once the ratings settings are known
+
+# Live pages (room screen, event page, the console's board) are told of new results through a
+# channel layer: Redis when there is one, so that every web process hears every change; in memory
+# on the embedded default (one process: ``manage.py runserver``).
+CHANNEL_LAYERS = {
+    "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+    if REDIS_URL else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+}
 
 # Ratings: sigma grows with the days between a player's sessions (ratings/model.py); 0 turns the
 # decay off, and then the numbers equal openskill's PlackettLuce.

@@ -12,3 +12,7 @@ from .settings import *  # noqa: E402,F401,F403
 
 # Tests do not run collectstatic: serve static files by name, not from the hashed manifest.
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
+
+# Fast hashing (tests/conftest.py uses it too), here so that a server the tests start in a second
+# process (tests/console/conftest.py) checks the passwords the tests set.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -14,6 +14,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("api-auth/", include("rest_framework.urls")),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("console/", include("tournaments.console.urls")),
     path("", include("tournaments.sheet.urls")),
     path("", include("stich.pages.urls")),
 ]

@@ -7,4 +7,4 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import policy  # noqa: F401 - registers the permissions with ``rules``
+        from . import live, policy  # noqa: F401 - registers the permissions with ``rules``, the live receivers

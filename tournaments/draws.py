@@ -19,6 +19,7 @@ Decisions (the issue leaves them open):
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable, Sequence
 
 from django.db import transaction
 from django.utils import timezone
@@ -26,7 +27,7 @@ from django.utils import timezone
 from . import audit, seating
 from .errors import Conflict, Invalid
 from .models import Membership, Player, Round, Seat, Table
-from .services import table_create
+from .services import round_create, table_create
 
 
 def event_history(round_: Round) -> seating.MeetingHistory:
@@ -82,17 +83,87 @@ def _check_players(players: list, club_id: int) -> list[int]:
     return players
 
 
-def _document(round_: Round, seed: int, players: list[int], draw: seating.Draw, history: seating.MeetingHistory) -> dict:
+def _document(round_: Round, seed: int, players: list[int], draw: seating.Draw, history: seating.MeetingHistory,
+              **extra) -> dict:
     tables = [{"players": list(t.players), "first_dealer": t.dealer} for t in draw.tables]
     return {
         "round": round_.pk, "seed": seed, "players": players, "byes": list(draw.byes), "tables": tables,
-        "quality": _quality(tables, history), "drawn_at": timezone.now().isoformat(),
+        "quality": _quality(tables, history), "drawn_at": timezone.now().isoformat(), **extra,
     }
 
 
 def _quality(tables: list[dict], history: seating.MeetingHistory) -> dict:
     report = seating.quality([[seating.DrawTable(tuple(t["players"]), t["first_dealer"]) for t in tables]], history)
+    report["repeated_pairs_lower_bound"] = repeat_lower_bound(
+        history, [len(t["players"]) for t in tables], [p for t in tables for p in t["players"]]
+    )
     return {key: ({str(k): v for k, v in value.items()} if isinstance(value, dict) else value) for key, value in report.items()}
+
+
+def repeat_lower_bound(history: seating.MeetingHistory, sizes: Sequence[int], players: Sequence[Hashable]) -> int:
+    """The fewest repeated pairs (as ``seating.quality`` counts them) that any draw of ``players``
+    at tables of ``sizes`` can have after ``history``: what an organiser compares the draw with.
+
+    For one earlier round, the players fall into the groups that sat together then; a new table
+    that takes ``x`` players of one group repeats C(x, 2) pairs. Which players of a group go where
+    does not matter for that round, so the least number of its pairs seated together again is a
+    transportation problem with convex costs (groups to tables), solved exactly by sending one
+    player at a time along the cheapest path (a new meeting costs as many pairs as the table
+    already holds of that group; moving a player back frees as many). Pairs may have met in
+    several rounds, so the bound is the largest of these per-round minima: exact for the second
+    round (12 Mü players at three tables of 4: 3 pairs), a lower bound later on.
+    """
+    present = set(players)
+    if sum(sizes) != len(present):
+        raise ValueError("the table sizes must seat exactly the players")
+    best = 0
+    for played in history.played:
+        groups = [n for n in (sum(1 for p in table if p in present) for table in played) if n > 1]
+        if groups:
+            best = max(best, _least_group_pairs(groups, list(sizes)))
+    return best
+
+
+def _least_group_pairs(groups: list[int], sizes: list[int]) -> int:
+    """min over placements of ``groups`` (counts of players) into tables of ``sizes`` (other
+    players fill the rest) of the sum of C(x, 2) over tables and groups: successive shortest
+    paths on the residual graph, one player per path."""
+    placed = [[0] * len(sizes) for _ in groups]
+    free = list(sizes)
+    left = list(groups)
+    for _ in range(sum(groups)):
+        # Bellman–Ford from every group with players left; nodes: ("g", i) and ("t", j).
+        inf = float("inf")
+        dist = {("g", i): (0 if left[i] else inf) for i in range(len(groups))}
+        dist.update({("t", j): inf for j in range(len(sizes))})
+        parent: dict = {}
+        for _ in range(len(groups) + len(sizes)):
+            changed = False
+            for i in range(len(groups)):
+                for j in range(len(sizes)):
+                    # group i -> table j: one more player of i at j costs placed[i][j] new pairs
+                    if dist[("g", i)] + placed[i][j] < dist[("t", j)]:
+                        dist[("t", j)], parent[("t", j)] = dist[("g", i)] + placed[i][j], ("g", i)
+                        changed = True
+                    # table j -> group i (take a player of i away from j): saves placed[i][j] - 1
+                    if placed[i][j] and dist[("t", j)] - (placed[i][j] - 1) < dist[("g", i)]:
+                        dist[("g", i)], parent[("g", i)] = dist[("t", j)] - (placed[i][j] - 1), ("t", j)
+                        changed = True
+            if not changed:
+                break
+        target = min((j for j in range(len(sizes)) if free[j]), key=lambda j: dist[("t", j)])
+        node = ("t", target)
+        free[target] -= 1
+        while node in parent:
+            previous = parent[node]
+            if node[0] == "t":
+                placed[previous[1]][node[1]] += 1
+            else:
+                placed[node[1]][previous[1]] -= 1
+            if previous[0] == "g" and previous not in parent:
+                left[previous[1]] -= 1
+            node = previous
+    return sum(x * (x - 1) // 2 for row in placed for x in row)
 
 
 def draw_preview(round_: Round, *, by_user, via: str = "api", players: list | None = None, add=(), remove=(), seed: int | None = None) -> dict:
@@ -178,3 +249,50 @@ def draw_publish(round_: Round, *, by_user, via: str = "api") -> list[Table]:
         audit.record(actor=by_user, via=via, action=audit.Action.DRAW_PUBLISHED, obj=round_, event=round_.event_id,
                      after={"tables": [t.pk for t in tables], "byes": round_.byes})
         return tables
+
+
+# Planning every round of a fixed roster at once takes a few seconds at most on a club's laptop.
+PLAN_TIME_LIMIT = 5.0
+
+
+def plan_schedule(players: list[int], sizes: list[int], rounds: int, rng: random.Random,
+                  history: seating.MeetingHistory) -> list[seating.Draw]:
+    """The seating module's whole-schedule planner: the one place that calls it."""
+    return seating.plan_schedule(players, sizes, rounds, rng=rng, history=history, time_limit=PLAN_TIME_LIMIT)
+
+
+def draw_plan(event, *, by_user, players: list, rounds: int, seed: int | None = None, via: str = "api") -> list[Round]:
+    """Plan the next ``rounds`` rounds of ``event`` for a fixed roster at once (a schedule to print
+    in advance): the event's rounds without tables are used in order, and created as needed; each
+    gets its planned draw as its draft, to be published (or drawn again) when its time comes.
+
+    The whole-schedule planner spreads the meetings over all the rounds (no repeated pair at all
+    where finite geometry allows it), which a round-by-round draw cannot promise. Everybody must be
+    seated in every round: a roster that no mix of tables seats is refused."""
+    if not 1 <= rounds <= 20:
+        raise Invalid("plan between 1 and 20 rounds", code="bad_rounds", field="rounds")
+    with transaction.atomic():
+        players = _check_players(list(players), event.club_id)
+        try:
+            sizes = seating.table_sizes(event.game, len(players))
+        except ValueError:
+            raise Invalid(f"{len(players)} players do not fill whole tables of this game; a plan seats "
+                          "everybody in every round", code="too_few_players", field="players") from None
+        open_rounds = list(event.rounds.filter(tables__isnull=True).order_by("number"))
+        published = event.rounds.filter(tables__isnull=False).order_by("-number").values_list("number", flat=True)
+        last_published = published.first() or 0
+        planned = [r for r in open_rounds if r.number > last_published][:rounds]
+        while len(planned) < rounds:
+            planned.append(round_create(event=event, by_user=by_user, via=via))
+        planned = [Round.objects.select_for_update().get(pk=r.pk) for r in planned]
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        history = event_history(planned[0])
+        draws = plan_schedule(players, sizes, rounds, random.Random(seed), history)
+        for round_, draw in zip(planned, draws):
+            round_.draft = _document(round_, seed, players, draw, history, planned=True)
+            round_.save(update_fields=["draft"])
+            history.add_round(draw.tables)
+        audit.record(actor=by_user, via=via, action=audit.Action.DRAW_PLANNED, obj=event, event=event,
+                     after={"seed": seed, "players": players, "rounds": [r.number for r in planned]})
+        return planned

@@ -127,6 +127,29 @@ class Event(models.Model):
             raise ValidationError({"maumau_games_per_series": _("A series needs at least one game.")})
 
 
+class Attendance(models.Model):
+    """Whether a player is present at an event tonight: the draw seats the present players.
+
+    One row per player and event, kept when he leaves (``present`` off) so that late arrivals and
+    dropouts stay visible to the organisers. Written by ``services.player_check_in/out``.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="attendance")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="attendance")
+    present = models.BooleanField(_("present"), default=True)
+    checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
+    checked_out_at = models.DateTimeField(_("left at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "player__name", "player_id"]
+        constraints = [models.UniqueConstraint(fields=["event", "player"], name="attendance_unique")]
+        verbose_name = _("attendance")
+        verbose_name_plural = _("attendance")
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.event}"
+
+
 class Round(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField(_("number"))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.db.models import Prefetch
 
 from . import policy
-from .models import Event, Player, Seat, Session, Transfer
+from .models import Attendance, Event, Player, Seat, Session, Transfer
 from .progress import SessionRules, totals
 from .standings import SessionLine, StandingRow, standings
 
@@ -96,3 +96,12 @@ def standings_document(event: Event, *, visibility: policy.Visibility) -> dict:
 
 def _number(value):
     return value if isinstance(value, int) else round(float(value), 4)
+
+
+def present_players(event: Event) -> list[int]:
+    """The ids of the players present at ``event`` (organisers' data), in the order they checked
+    in: the players the next draw seats."""
+    return list(
+        Attendance.objects.filter(event=event, present=True).order_by("checked_in_at", "player_id")
+        .values_list("player_id", flat=True)
+    )

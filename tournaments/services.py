@@ -16,12 +16,13 @@ from typing import Iterable
 
 from django.db import transaction
 from django.db.models import Model
+from django.utils import timezone
 
 from games.catalog import GAMES
 
 from . import audit
 from .errors import Conflict, Invalid
-from .models import Club, Event, Hand, Membership, Player, Round, Seat, Table
+from .models import Attendance, Club, Event, Hand, Membership, Player, Round, Seat, Table
 from .signals import announce_results_visibility_changed
 
 EVENT_FIELDS = (
@@ -274,6 +275,45 @@ def event_delete(*, event: Event, by_user, via: str = "api") -> None:
     audit.record(actor=by_user, via=via, action=audit.Action.EVENT_DELETED, obj=event, event=event,
                  before={**_snapshot(event, EVENT_FIELDS), "club": event.club_id})
     event.delete()
+
+
+# --- attendance ---------------------------------------------------------------------------------
+
+@transaction.atomic
+def player_check_in(*, event: Event, player: Player, by_user, via: str = "api") -> Attendance:
+    """Mark ``player`` present at ``event`` (again, after leaving): the next draw seats him.
+
+    Only members of the event's club are seated (tournaments/policy.py), so only they check in.
+    Checking in a present player changes nothing."""
+    if player.anonymised:
+        raise Invalid("a deleted player cannot take part", code="anonymised", field="player")
+    if not Membership.objects.filter(player=player, club=event.club_id).exists():
+        raise Invalid("only members of the event's club take part; add him to the club first",
+                      code="not_a_member", field="player")
+    attendance, created = Attendance.objects.select_for_update().get_or_create(
+        event=event, player=player, defaults={"present": False},
+    )
+    if attendance.present and not created:
+        return attendance
+    attendance.present, attendance.checked_in_at, attendance.checked_out_at = True, timezone.now(), None
+    attendance.save()
+    audit.record(actor=by_user, via=via, action=audit.Action.PLAYER_CHECKED_IN, obj=player, event=event,
+                 after={"present": True})
+    return attendance
+
+
+@transaction.atomic
+def player_check_out(*, event: Event, player: Player, by_user, via: str = "api") -> Attendance | None:
+    """Mark ``player`` gone from ``event`` (a dropout): later draws leave him out; his tables and
+    results stay as they are."""
+    attendance = Attendance.objects.select_for_update().filter(event=event, player=player).first()
+    if attendance is None or not attendance.present:
+        return attendance
+    attendance.present, attendance.checked_out_at = False, timezone.now()
+    attendance.save(update_fields=["present", "checked_out_at"])
+    audit.record(actor=by_user, via=via, action=audit.Action.PLAYER_CHECKED_OUT, obj=player, event=event,
+                 before={"present": True}, after={"present": False})
+    return attendance
 
 
 # --- rounds -------------------------------------------------------------------------------------

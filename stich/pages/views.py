@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from datetime import datetime
-from decimal import Decimal
 
 from django.db.models import Prefetch
 from django.http import Http404
@@ -17,7 +16,6 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import formats, timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.catalog import GAMES
 from ratings.models import Rating
@@ -25,39 +23,13 @@ from ratings.selectors import displayed, leaderboard, player_history
 
 from tournaments import policy
 from tournaments.models import Club, Event, Player, Round, Seat, Session, Table
+from tournaments.display import (
+    METRIC_HELP, METRIC_LABELS, METRIC_SHORT, distinct_names, hands_text, money, number, player_clubs,
+)
 from tournaments.selectors import event_money, session_results, standings_document
 from tournaments.standings import METRICS
 
 from .charts import ChartPoint, rating_chart
-
-# Column headings of the standings metrics (tournaments/standings.py names them).
-METRIC_LABELS = {
-    "placement": gettext_lazy("Placement points"),
-    "total": gettext_lazy("Total"),
-    "wins": gettext_lazy("Wins"),
-    "average_placement": gettext_lazy("Placement per session"),
-    "played": gettext_lazy("Sessions"),
-}
-# The same, abbreviated as sports tables do, for the narrow columns of a phone.
-METRIC_SHORT = {
-    "placement": pgettext_lazy("standings column, short", "Pts"),
-    "total": pgettext_lazy("standings column, short", "Total"),
-    "wins": pgettext_lazy("standings column, short", "W"),
-    "average_placement": pgettext_lazy("standings column, short", "Pts/S"),
-    "played": pgettext_lazy("standings column, short", "Pld"),
-}
-
-
-def number(value) -> str:
-    """A standings value as people read it: whole numbers without decimals, the locale's comma."""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return formats.number_format(value, use_l10n=True)
-
-
-def money(cents: int) -> str:
-    return formats.number_format(Decimal(cents) / 100, decimal_pos=2, use_l10n=True) + "\u00a0€"
-
 
 def session_word(game: str) -> str:
     # rules/maumau.md plays series of games; Mü and Mit List und Tücke play single games.
@@ -77,10 +49,41 @@ def home(request):
     return render(request, "pages/home.html", {"events": events, "games": games()})
 
 
-def event_detail(request, pk: int):
-    event = get_object_or_404(public_events(), pk=pk)
+def standings_context(event: Event) -> dict:
+    """The event's public standings as the pages show them: the API's own document
+    (``standings_document``, so page and API cannot disagree), numbers with at most two decimals,
+    players of the same name told apart by club."""
     document = standings_document(event, visibility=policy.public())
     metrics = document["metrics"]
+    maumau = event.game == "maumau"
+    ids = [row["player"] for row in document["standings"]]
+    names = distinct_names({row["player"]: row["name"] for row in document["standings"]}, player_clubs(ids))
+    standings = [
+        {
+            "rank": row["rank"], "player_id": row["player"], "name": names[row["player"]], "played": row["played"],
+            "values": [{"name": name, "text": number(row[name])} for name in metrics],
+            "cents": row.get("cents"), "money": money(row["cents"]) if maumau else "",
+        }
+        for row in document["standings"]
+    ]
+    return {
+        "event": event, "maumau": maumau, "standings": standings,
+        "metrics": [
+            {"name": name, "label": METRIC_LABELS.get(name, METRICS[name].label if name in METRICS else name),
+             "short": METRIC_SHORT.get(name, name)}
+            for name in metrics
+        ],
+        "metric_help": [METRIC_HELP[name] for name in metrics if name in METRIC_HELP],
+        "played_label": _("Series played") if maumau else _("Sessions played"),
+        "updated": timezone.localtime(),
+    }
+
+
+def event_detail(request, pk: int):
+    event = get_object_or_404(public_events(), pk=pk)
+    context = standings_context(event)
+    if request.GET.get("fragment") == "standings":
+        return render(request, "pages/_standings.html", context)
     maumau = event.game == "maumau"
 
     rounds = list(
@@ -94,24 +97,15 @@ def event_detail(request, pk: int):
     results = {result.session.pk: result for result in session_results(event, visibility=policy.public())}
     money_document = event_money(event, visibility=policy.public()) if maumau else {"cents": {}, "series": []}
 
-    player_ids = {row["player"] for row in document["standings"]}
+    player_ids = set()
     for series in money_document["series"]:
-        player_ids |= {int(p) for p in series["nets"]}
         player_ids |= {t["from"] for t in series["transfers"]} | {t["to"] for t in series["transfers"]}
     players = {p.pk: p for p in Player.objects.filter(pk__in=player_ids)}
     for round_ in rounds:
         for table in round_.tables.all():
             players.update({seat.player_id: seat.player for seat in table.seats.all()})
+    names = distinct_names({pk: p.public_name for pk, p in players.items()}, player_clubs(players))
 
-    standings = [
-        {
-            "rank": row["rank"], "player": players.get(row["player"]), "player_id": row["player"],
-            "name": row["name"], "played": row["played"],
-            "values": [{"name": name, "text": number(row[name])} for name in metrics],
-            "cents": row.get("cents"), "money": money(row["cents"]) if maumau else "",
-        }
-        for row in document["standings"]
-    ]
     round_views = []
     for round_ in rounds:
         tables = []
@@ -120,12 +114,14 @@ def event_detail(request, pk: int):
             sessions = []
             for session in table.sessions.all():
                 result = results.get(session.pk)
+                hands = result.hands if result else 0
                 sessions.append({
                     "session": session, "status": session.get_status_display(), "abandoned": result is None,
-                    "hands": result.hands if result else 0, "totals": result.totals if result else None,
+                    "hands": hands, "hands_text": hands_text(event.game, hands),
+                    "totals": result.totals if result else None,
                 })
             rows = [
-                {"player": seat.player, "totals": [
+                {"player": seat.player, "name": names[seat.player_id], "totals": [
                     number(s["totals"][index]) if s["totals"] is not None and index < len(s["totals"]) else "–"
                     for s in sessions
                 ]}
@@ -133,6 +129,9 @@ def event_detail(request, pk: int):
             ]
             tables.append({"table": table, "sessions": sessions, "rows": rows})
         round_views.append({"round": round_, "tables": tables})
+    if request.GET.get("fragment") == "rounds":
+        return render(request, "pages/_rounds.html", {
+            "rounds": round_views, "session_word": session_word(event.game)})
 
     series_views = []
     for series in money_document["series"]:
@@ -141,21 +140,26 @@ def event_detail(request, pk: int):
             "table": Table.objects.filter(pk=series["table"]).values_list("number", flat=True).first(),
             "transfers": [
                 {"id": t["id"], "payer": players.get(t["from"]), "payee": players.get(t["to"]),
+                 "payer_name": names.get(t["from"]), "payee_name": names.get(t["to"]),
                  "money": money(t["cents"]), "cents": t["cents"], "paid": t["paid"]}
                 for t in series["transfers"]
             ],
         })
 
     return render(request, "pages/event.html", {
-        "event": event, "game_name": GAMES[event.game].name, "maumau": maumau,
-        "metrics": [
-            {"name": name, "label": METRIC_LABELS.get(name, METRICS[name].label if name in METRICS else name),
-             "short": METRIC_SHORT.get(name, name)}
-            for name in metrics
-        ],
-        "standings": standings, "rounds": round_views, "series": series_views,
+        **context, "game_name": GAMES[event.game].name, "rounds": round_views, "series": series_views,
         "session_word": session_word(event.game), "games": games(),
     })
+
+
+def event_screen(request, pk: int):
+    """The room screen: the standings in large type for a projector, kept up to date by server
+    push (static/stich/live.js) without reloading."""
+    event = get_object_or_404(public_events(), pk=pk)
+    context = standings_context(event)
+    if request.GET.get("fragment") == "standings":
+        return render(request, "pages/_standings.html", {**context, "screen": True})
+    return render(request, "pages/screen.html", {**context, "game_name": GAMES[event.game].name, "screen": True})
 
 
 def leaderboard_page(request, game: str):

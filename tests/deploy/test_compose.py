@@ -29,7 +29,9 @@ def test_compose_file_is_valid_and_runs_the_whole_service(tmp_path):
     assert result.returncode == 0, result.stderr
     services = yaml.safe_load(result.stdout)["services"]
     assert set(services) == {"web", "worker", "beat", "db", "redis"}
-    assert "gunicorn" in " ".join(services["web"]["command"] if isinstance(services["web"]["command"], list) else [services["web"]["command"]])
+    web = " ".join(services["web"]["command"] if isinstance(services["web"]["command"], list) else [services["web"]["command"]])
+    # gunicorn's process manager with uvicorn workers: the ASGI application, WebSockets included.
+    assert "gunicorn stich.asgi:application -k uvicorn_worker.UvicornWorker" in web
     for name in ("web", "worker", "beat"):
         environment = services[name]["environment"]
         assert environment["DATABASE_URL"].startswith("postgres://")
@@ -57,3 +59,14 @@ def test_the_image_holds_everything_the_service_reads_at_run_time():
     for name in needed:
         assert (root / name).exists(), name
     assert (root / "locale/de/LC_MESSAGES/django.mo").exists(), "compiled German translations"
+
+
+def test_the_image_serves_the_asgi_application_as_compose_does():
+    """The image's default command is the web service's: gunicorn with uvicorn workers on
+    ``stich.asgi`` (whose worker class and application must import)."""
+    import importlib
+
+    command = next(line for line in (DEPLOY / "Dockerfile").read_text().splitlines() if line.startswith("CMD "))
+    assert '"stich.asgi:application", "-k", "uvicorn_worker.UvicornWorker"' in command
+    assert importlib.import_module("uvicorn_worker").UvicornWorker
+    assert callable(importlib.import_module("stich.asgi").application)

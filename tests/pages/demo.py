@@ -93,6 +93,8 @@ def build_demo():
     call_command("load_demo", stdout=io.StringIO())
     events = {}
     for event in Event.objects.order_by("id"):
+        if not event.rounds.exists():
+            continue  # the demo's evening that has not begun (for the console)
         add_results(event, seed=event.pk)
         if not event.rounds.filter(results_held=True).exists():
             add_held_round(event, seed=100 + event.pk)

@@ -27,6 +27,7 @@ DEMO_PLAYERS = [
     "Gustav Neumann", "Hanna Otto", "Ilse Peters", "Jonas Richter", "Karla Schulz", "Lukas Vogel",
 ]
 ROUNDS = 2
+DEMO_EVENING = "Mü-Abend im Winter"
 HELD_BACK = {"mu": 2}  # game -> the round whose results the demo holds back
 # game, name, table sizes of each round
 DEMO_EVENTS = [
@@ -81,9 +82,16 @@ class Command(BaseCommand):
                 if HELD_BACK.get(game) == number:
                     services.round_set_results_held(round_=round_, held=True, by_user=organiser, via="command",
                                                     reason="the demo shows a round held back")
+        evening = Event.objects.filter(club=club, name=DEMO_EVENING).first()
+        if evening is None:
+            # An evening that has not begun, to try the console with: everybody checked in, no round.
+            evening = services.event_create(by_user=organiser, via="command", club=club, name=DEMO_EVENING, game="mu",
+                                            starts_on=datetime.date(2026, 11, 28), mu_fixed_deals=8)
+            for player in players:
+                services.player_check_in(event=evening, player=player, by_user=organiser, via="command")
         self.stdout.write(self.style.SUCCESS(
-            f"Demo loaded: {club.name}, {len(players)} players, {len(DEMO_EVENTS)} events "
-            "(log in as organiser / organiser)."
+            f"Demo loaded: {club.name}, {len(players)} players, {len(DEMO_EVENTS) + 1} events "
+            "(the console: /console/, log in as organiser / organiser)."
         ))
 
 

@@ -1,0 +1,54 @@
+/* Live regions: an element with data-live="URL" and data-live-event="ID" is replaced by the HTML
+   that URL returns whenever the server says the event's results changed (a WebSocket message on
+   /ws/events/ID/), without reloading the page. When the socket is down, the regions are fetched
+   every 20 seconds instead, and the socket reconnects. <body data-live-state> says
+   "connected" or "polling". */
+(function () {
+  "use strict";
+  var regions = Array.prototype.slice.call(document.querySelectorAll("[data-live][data-live-event]"));
+  if (!regions.length) return;
+  var eventId = regions[0].getAttribute("data-live-event");
+  var timer = null, poller = null, retry = 1000;
+
+  function refresh() {
+    regions.forEach(function (region) {
+      fetch(region.getAttribute("data-live"), {credentials: "same-origin", headers: {"X-Requested-With": "fetch"}})
+        .then(function (response) { return response.ok ? response.text() : null; })
+        .then(function (html) {
+          if (html === null) return;
+          region.innerHTML = html;
+          region.setAttribute("data-live-updated", String(Date.now()));
+          region.dispatchEvent(new CustomEvent("live:updated", {bubbles: true}));
+        })
+        .catch(function () { /* the next message or poll tries again */ });
+    });
+  }
+
+  function soon() {
+    // Several hands stored at once (a burst of messages) are fetched once.
+    if (timer) return;
+    timer = setTimeout(function () { timer = null; refresh(); }, 100);
+  }
+
+  function poll(on) {
+    if (on && !poller) poller = setInterval(refresh, 20000);
+    if (!on && poller) { clearInterval(poller); poller = null; }
+    document.body.setAttribute("data-live-state", on ? "polling" : "connected");
+  }
+
+  function connect() {
+    if (!("WebSocket" in window)) { poll(true); return; }
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    var socket = new WebSocket(scheme + location.host + "/ws/events/" + eventId + "/");
+    socket.onopen = function () { retry = 1000; poll(false); };
+    socket.onmessage = soon;
+    socket.onclose = function () {
+      poll(true);
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 30000);
+    };
+  }
+
+  poll(true);
+  connect();
+})();

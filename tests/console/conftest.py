@@ -1,0 +1,144 @@
+"""Fixtures of the console's browser tests: the ASGI application served as in production (gunicorn
+with a uvicorn worker: HTTP and WebSockets) in a second process on a loopback port, against the
+test database, and headless Chromium driven by Playwright."""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; Django's ORM would refuse to run in it.
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+PHONE = {"viewport": {"width": 375, "height": 812}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+
+
+def _database_url() -> str:
+    """The test database as a URL for the server process; in-memory SQLite cannot be shared."""
+    from django.db import connection
+
+    settings = connection.settings_dict
+    if connection.vendor == "postgresql":
+        auth = settings["USER"] + (f":{settings['PASSWORD']}" if settings["PASSWORD"] else "")
+        return f"postgres://{auth}@{settings['HOST'] or '127.0.0.1'}:{settings['PORT'] or 5432}/{settings['NAME']}"
+    if connection.vendor == "sqlite" and not connection.is_in_memory_db():
+        return f"sqlite:///{settings['NAME']}"
+    pytest.skip("the live server runs in a second process: it needs PostgreSQL (DATABASE_URL) or a SQLite file")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def asgi_server(transactional_db, tmp_path):
+    """The base URL of ``stich.asgi`` under gunicorn's uvicorn worker (deploy/compose.yaml's web
+    command), with the in-memory channel layer and tasks run in-process (no REDIS_URL): one worker
+    process stores the hands and pushes to the pages it serves."""
+    port = _free_port()
+    env = {
+        **os.environ, "DJANGO_SETTINGS_MODULE": "stich.test_settings", "DATABASE_URL": _database_url(),
+        "DEBUG": "1",  # static files from the source folders (no collectstatic in tests)
+        "ALLOWED_HOSTS": "127.0.0.1,localhost", "LOG_LEVEL": "WARNING",
+    }
+    env.pop("REDIS_URL", None)
+    log = open(tmp_path / "server.log", "wb")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "stich.asgi:application", "-k", "uvicorn_worker.UvicornWorker",
+         "--bind", f"127.0.0.1:{port}", "--workers", "1", "--graceful-timeout", "2"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=2):
+                break
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                server.kill()
+                raise RuntimeError("the ASGI server did not start:\n" + (tmp_path / "server.log").read_text())
+            time.sleep(0.2)
+    yield base
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed")
+    playwright = sync_playwright().start()
+    try:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    except Exception as error:  # noqa: BLE001 - any launch failure means: no browser here
+        playwright.stop()
+        pytest.skip(f"Playwright cannot launch {CHROMIUM}: {error}")
+    yield browser
+    browser.close()
+    playwright.stop()
+
+
+@pytest.fixture
+def new_page(browser):
+    """``new_page(phone=False, locale="en-GB")``: a page in a fresh browser context."""
+    contexts = []
+
+    def opener(*, phone: bool = False, locale: str = "en-GB"):
+        context = browser.new_context(locale=locale, **(PHONE if phone else DESKTOP))
+        context.set_default_timeout(15000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield opener
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def photograph(new_page):
+    """``photograph(url, name, login=(user, password))``: ``url`` at 375 and 1280 px into
+    artifacts/screenshots/; the phone page must not scroll sideways."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def shoot(url: str, name: str, *, login: tuple[str, str] | None = None) -> None:
+        for kind, phone in (("phone", True), ("desktop", False)):
+            page = new_page(phone=phone)
+            if login:
+                log_in(page, url.split("/console")[0], *login)
+            page.goto(url)
+            page.screenshot(path=str(SCREENSHOTS / f"{name}-{kind}.png"), full_page=True)
+            if phone:
+                width = page.evaluate("document.documentElement.scrollWidth")
+                assert width <= 375, f"{name}: the page is {width} px wide on a 375 px phone"
+
+    return shoot
+
+
+def log_in(page, base: str, username: str, password: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    with page.expect_navigation():
+        page.click("#log-in")

@@ -1,0 +1,77 @@
+"""Server push in a browser: the room screen and the public event page follow accepted hands
+without reloading (the delay is printed and must stay under 2 s)."""
+from __future__ import annotations
+
+import json
+import random
+import time
+import urllib.request
+
+import pytest
+from tests.api.play import next_record
+from tests.conftest import make_user
+
+from .conftest import SCREENSHOTS
+
+
+def post_hand(base: str, table, token: str, rng: random.Random) -> dict:
+    """Submit the table's next hand through the API, as a scorer's device would."""
+    request = urllib.request.Request(f"{base}/api/v1/tables/{table.pk}/hands/", headers={"Authorization": f"Token {token}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        session = json.load(response)["session"]
+    record = next_record(table.round.event.game, rng, table.seats.count(), session, table.first_dealer)
+    request = urllib.request.Request(
+        f"{base}/api/v1/tables/{table.pk}/hands/", data=json.dumps(record).encode(), method="POST",
+        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 201
+        return json.load(response)
+
+
+@pytest.fixture
+def published_round(transactional_db):
+    """A published Mü event with one round of three tables of four, no hands yet."""
+    from tournaments import services
+    from tournaments.models import Club
+
+    organiser = make_user("screen_organiser")
+    club = services.club_create(by_user=None, name="Screen Club", organisers=[organiser])
+    players = [services.player_create(by_user=organiser, name=f"Spieler {i:02d}", clubs=[club]) for i in range(12)]
+    event = services.event_create(by_user=organiser, club=club, name="Screen Cup", game="mu", published=True,
+                                  mu_fixed_deals=4)
+    round_ = services.round_create(event=event, by_user=organiser)
+    tables = [services.table_create(round_=round_, players=players[4 * i:4 * i + 4], by_user=organiser, first_dealer=0)
+              for i in range(3)]
+    assert Club.objects.count() == 1
+    return organiser, event, tables
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("where", ["screen", "event"])
+def test_standings_follow_an_accepted_hand_without_reloading(asgi_server, new_page, published_round, where):
+    organiser, event, tables = published_round
+    page = new_page()
+    url = f"{asgi_server}/events/{event.pk}/screen/" if where == "screen" else f"{asgi_server}/events/{event.pk}/"
+    page.goto(url)
+    page.wait_for_selector("body[data-live-state=connected]")
+    region = "#screen-standings" if where == "screen" else "#standings-live"
+    assert "No results yet." in page.inner_text(region)
+    page.evaluate("window.__notReloaded = true")
+    rng = random.Random(11)
+    delays = []
+    for table in tables:  # each table's first hand adds its players to the standings
+        before = page.locator(f"{region} #standings tbody tr").count()
+        started = time.monotonic()
+        post_hand(asgi_server, table, organiser.auth_token.key, rng)
+        page.wait_for_function(
+            f"n => document.querySelectorAll('{region} #standings tbody tr').length > n", arg=before, timeout=5000)
+        delays.append(time.monotonic() - started)
+    assert page.evaluate("window.__notReloaded") is True
+    assert page.locator(f"{region} #standings tbody tr").count() == 12
+    print(f"\npush delay on the {where} (hand sent -> standings shown), seconds: "
+          + ", ".join(f"{d:.3f}" for d in delays))
+    assert max(delays) < 2.0, delays
+    if where == "screen":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "screen-desktop.png"), full_page=True)

@@ -1,0 +1,122 @@
+"""Forms of the console: every option says in words what it does (the organiser reads them on a
+phone at the club, not the rules digest)."""
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.catalog import GAME_CHOICES
+
+METRIC_CHOICES = [
+    ("placement", _("Placement points: 1 for first place at a table, 0 for last, shared on ties, summed")),
+    ("average_placement", _("Placement points per session: fair when players played different numbers")),
+    ("total", _("Total: the points of the game added up (Maumau: minus points, negated)")),
+    ("wins", _("Wins: sessions finished first at the table (shared first places count)")),
+    ("played", _("Sessions played")),
+]
+
+
+class EventForm(forms.Form):
+    club = forms.ModelChoiceField(queryset=None, label=_("Club"), empty_label=None,
+                                  help_text=_("Its members can be seated; its organisers run the event too."))
+    name = forms.CharField(label=_("Name"), max_length=160)
+    game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
+    starts_on = forms.DateField(label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    mu_target_score = forms.IntegerField(
+        label=_("Mü: target score"), min_value=1, initial=200,
+        help_text=_("A Mü game ends after the deal in which a player's total reaches this score."))
+    mu_fixed_deals = forms.IntegerField(
+        label=_("Mü: fixed number of deals"), min_value=1, required=False,
+        help_text=_("Leave empty to play to the target score; fill in to end every game after this many deals "
+                    "instead (every table then plays the same number of deals)."))
+    maumau_games_per_series = forms.IntegerField(
+        label=_("Maumau: games per series"), min_value=1, initial=8,
+        help_text=_("A table plays this many games; then the series is settled in money."))
+    maumau_stake_cents = forms.IntegerField(
+        label=_("Maumau: stake in cents per minus point"), min_value=0, initial=10,
+        help_text=_("After a series every player settles his minus points against the others at this stake "
+                    "(10 = ten cents a point)."))
+    metric_1 = forms.ChoiceField(label=_("Rank players by"), choices=METRIC_CHOICES, initial="placement")
+    metric_2 = forms.ChoiceField(label=_("then, on a tie, by"), required=False, initial="total",
+                                 choices=[("", _("nothing more"))] + METRIC_CHOICES)
+    metric_3 = forms.ChoiceField(label=_("then by"), required=False, initial="wins",
+                                 choices=[("", _("nothing more"))] + METRIC_CHOICES)
+
+    def __init__(self, *args, clubs, locked_game: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = clubs
+        if locked_game:
+            self.fields["game"].disabled = True
+            self.fields["game"].help_text = _("Tables are set: the game can no longer change.")
+
+    @classmethod
+    def initial_for(cls, event) -> dict:
+        metrics = [name for name in event.standings_metrics.split(",") if name] + ["", ""]
+        return {
+            "club": event.club_id, "name": event.name, "game": event.game, "starts_on": event.starts_on,
+            "mu_target_score": event.mu_target_score, "mu_fixed_deals": event.mu_fixed_deals,
+            "maumau_games_per_series": event.maumau_games_per_series,
+            "maumau_stake_cents": event.maumau_stake_cents,
+            "metric_1": metrics[0], "metric_2": metrics[1], "metric_3": metrics[2],
+        }
+
+    def clean(self):
+        data = super().clean()
+        metrics = [data.get(f"metric_{i}") for i in (1, 2, 3)]
+        chosen = [m for m in metrics if m]
+        if len(set(chosen)) != len(chosen):
+            raise forms.ValidationError(_("Choose each way of ranking only once."))
+        data["standings_metrics"] = ",".join(chosen)
+        return data
+
+    def options(self) -> dict:
+        """The event's fields as the services take them."""
+        data = self.cleaned_data
+        return {
+            "name": data["name"], "game": data["game"], "starts_on": data["starts_on"],
+            "mu_target_score": data["mu_target_score"], "mu_fixed_deals": data["mu_fixed_deals"],
+            "maumau_games_per_series": data["maumau_games_per_series"],
+            "maumau_stake_cents": data["maumau_stake_cents"], "standings_metrics": data["standings_metrics"],
+        }
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    club = forms.ModelChoiceField(queryset=None, label=_("Club"), empty_label=None)
+    initials_only = forms.BooleanField(
+        label=_("Show only initials in public"), required=False,
+        help_text=_("Rankings and public pages show “A. B.”; organisers still see the name."))
+    check_in = forms.BooleanField(label=_("Present tonight"), required=False, initial=True)
+    confirm_duplicate = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, clubs, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = clubs
+
+
+class OrganiserForm(forms.Form):
+    username = forms.CharField(label=_("User name"), max_length=150,
+                               help_text=_("The account of the person who helps to run this event."))
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), max_length=2000,
+                             widget=forms.TextInput(attrs={"placeholder": _("What happened, for the record")}))
+
+
+class CorrectForm(ReasonForm):
+    record = forms.CharField(label=_("Corrected record (JSON)"), widget=forms.Textarea(attrs={"rows": 6}),
+                             help_text=_("The hand as the table should have entered it; it is checked like a new "
+                                         "submission against the hands before it."))
+
+    def clean_record(self):
+        try:
+            return json.loads(self.cleaned_data["record"])
+        except ValueError as error:
+            raise forms.ValidationError(_("This is not valid JSON: %(error)s") % {"error": error}) from None
+
+
+class PlanForm(forms.Form):
+    rounds = forms.IntegerField(label=_("Rounds to plan"), min_value=1, max_value=20, initial=3)

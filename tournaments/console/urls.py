@@ -1,0 +1,30 @@
+"""URLs of the organisers' console (namespace ``console``), under ``/console/``."""
+from django.urls import path
+
+from . import views
+
+app_name = "console"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("events/new/", views.event_new, name="event_new"),
+    path("events/<int:pk>/", views.event_detail, name="event"),
+    path("events/<int:pk>/edit/", views.event_edit, name="event_edit"),
+    path("events/<int:pk>/publish/", views.event_publish, name="event_publish"),
+    path("events/<int:pk>/organisers/", views.event_organiser_add, name="event_organiser_add"),
+    path("events/<int:pk>/players/", views.players, name="players"),
+    path("events/<int:pk>/players/<int:player>/attendance/", views.attendance, name="attendance"),
+    path("events/<int:pk>/rounds/new/", views.round_new, name="round_new"),
+    path("events/<int:pk>/plan/", views.plan, name="plan"),
+    path("events/<int:pk>/schedule/", views.schedule, name="schedule"),
+    path("events/<int:pk>/money/", views.money_page, name="money"),
+    path("rounds/<int:pk>/", views.round_detail, name="round"),
+    path("rounds/<int:pk>/draw/", views.round_draw, name="round_draw"),
+    path("rounds/<int:pk>/swap/", views.round_swap, name="round_swap"),
+    path("rounds/<int:pk>/publish/", views.round_publish, name="round_publish"),
+    path("rounds/<int:pk>/hold/", views.round_hold, name="round_hold"),
+    path("tables/<int:pk>/", views.table_detail, name="table"),
+    path("hands/<int:pk>/correct/", views.hand_correct, name="hand_correct"),
+    path("hands/<int:pk>/void/", views.hand_void, name="hand_void"),
+    path("transfers/<int:pk>/paid/", views.transfer_paid, name="transfer_paid"),
+]

@@ -1,0 +1,620 @@
+"""Pages of the organisers' console (see the package's docstring).
+
+Each view reads through ``policy.Visibility(request.user)`` (an object the user may not see is a
+404), asks ``policy.may`` before a change (403 otherwise) and writes through a service with
+``via="page"``. A refusal of a service (``DomainError``) comes back to the page as a message; the
+page is shown again, nothing is changed.
+"""
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections import Counter
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from games.catalog import GAMES
+
+from .. import draws, policy, results, services
+from ..display import METRIC_HELP, METRIC_LABELS, distinct_names, hands_text, money, number, player_clubs
+from ..errors import DomainError, RecordRejected
+from ..models import Attendance, Club, Event, Hand, Player, Round, Seat, Session, Table
+from ..selectors import event_money, present_players, standings_document
+from .forms import CorrectForm, EventForm, OrganiserForm, PlanForm, PlayerForm, ReasonForm
+
+VIA = "page"
+
+
+# --- access -------------------------------------------------------------------------------------
+
+def _visibility(request) -> policy.Visibility:
+    return policy.Visibility(request.user)
+
+
+def _require(request, permission: str, obj) -> None:
+    if not policy.may(request.user, permission, obj):
+        raise PermissionDenied(_("You do not organise this."))
+
+
+def _event(request, pk: int, permission: str = "change_event") -> Event:
+    event = get_object_or_404(_visibility(request).events().select_related("club"), pk=pk)
+    _require(request, permission, event)
+    return event
+
+
+def _round(request, pk: int) -> Round:
+    round_ = get_object_or_404(_visibility(request).rounds().select_related("event__club"), pk=pk)
+    _require(request, "change_round", round_)
+    return round_
+
+
+def _organised_clubs(request):
+    clubs = Club.objects.order_by("name")
+    return clubs if request.user.is_staff else clubs.filter(organisers=request.user)
+
+
+def _refused(request, error: DomainError) -> None:
+    text = error.message
+    if isinstance(error, RecordRejected):
+        text = f"{error.message} ({error.path})"
+    messages.error(request, _("Not done: %(reason)s") % {"reason": text})
+
+
+# --- names --------------------------------------------------------------------------------------
+
+def _names(request, player_ids) -> dict:
+    """Player id → the name this organiser sees, told apart by club where two are the same."""
+    visibility = _visibility(request)
+    players = Player.objects.filter(pk__in=set(player_ids))
+    names = {p.pk: visibility.name(p) for p in players}
+    return distinct_names(names, player_clubs(names))
+
+
+def _folded(name: str) -> str:
+    """A name compared for duplicates: case, accents and spacing ignored."""
+    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return re.sub(r"\s+", " ", text).strip().casefold()
+
+
+# --- events -------------------------------------------------------------------------------------
+
+@login_required
+def home(request):
+    visibility = _visibility(request)
+    events = visibility.events().select_related("club").order_by("-starts_on", "-created_at")
+    if not request.user.is_staff:
+        events = events.filter(pk__in=visibility.organised_event_ids())
+    clubs = [club for club in _organised_clubs(request) if policy.may(request.user, "add_event_to_club", club)]
+    return render(request, "console/home.html", {"events": events, "clubs": clubs})
+
+
+@login_required
+def event_new(request):
+    clubs = Club.objects.filter(pk__in=[c.pk for c in _organised_clubs(request)
+                                        if policy.may(request.user, "add_event_to_club", c)])
+    if not clubs.exists():
+        raise PermissionDenied(_("You organise no club, so you cannot create events."))
+    form = EventForm(request.POST or None, clubs=clubs)
+    if request.method == "POST" and form.is_valid():
+        club = form.cleaned_data["club"]
+        _require(request, "add_event_to_club", club)
+        try:
+            event = services.event_create(by_user=request.user, via=VIA, club=club, **form.options())
+        except DomainError as error:
+            _refused(request, error)
+        else:
+            messages.success(request, _("Event created. It is not public yet: publish it when it is ready."))
+            return redirect("console:event", event.pk)
+    return render(request, "console/event_form.html", {"form": form, "event": None})
+
+
+@login_required
+def event_edit(request, pk: int):
+    event = _event(request, pk)
+    locked = Table.objects.filter(round__event=event).exists()
+    clubs = Club.objects.filter(pk__in=[event.club_id] + [c.pk for c in _organised_clubs(request)])
+    form = EventForm(request.POST or None, clubs=clubs, locked_game=locked, initial=EventForm.initial_for(event))
+    if request.method == "POST" and form.is_valid():
+        club = form.cleaned_data["club"]
+        if club != event.club:
+            _require(request, "add_event_to_club", club)
+        try:
+            services.event_update(event=event, by_user=request.user, via=VIA, club=club, **form.options())
+        except DomainError as error:
+            _refused(request, error)
+        else:
+            messages.success(request, _("Event saved."))
+            return redirect("console:event", event.pk)
+    return render(request, "console/event_form.html", {"form": form, "event": event})
+
+
+def _rules_in_words(event: Event) -> list[str]:
+    if event.game == "mu":
+        if event.mu_fixed_deals:
+            return [ngettext("Every game lasts %(deals)s deal.", "Every game lasts %(deals)s deals.",
+                             event.mu_fixed_deals) % {"deals": event.mu_fixed_deals}]
+        return [_("A game ends after the deal in which a player reaches %(score)s points.")
+                % {"score": event.mu_target_score}]
+    if event.game == "maumau":
+        return [
+            ngettext("A series has %(games)s game.", "A series has %(games)s games.", event.maumau_games_per_series)
+            % {"games": event.maumau_games_per_series},
+            _("Stake: %(money)s per minus point.") % {"money": money(event.maumau_stake_cents)},
+        ]
+    return [_("A game has as many rounds as the table has players.")]
+
+
+@login_required
+def event_detail(request, pk: int):
+    event = _event(request, pk)
+    visibility = _visibility(request)
+    rounds = list(event.rounds.order_by("number").prefetch_related("tables"))
+    document = standings_document(event, visibility=visibility)
+    names = _names(request, [row["player"] for row in document["standings"]])
+    metrics = document["metrics"]
+    standings = [
+        {"rank": row["rank"], "player": row["player"], "name": names.get(row["player"], row["name"]),
+         "played": row["played"], "values": [number(row[name]) for name in metrics],
+         "money": money(row["cents"]) if "cents" in row else None}
+        for row in document["standings"]
+    ]
+    return render(request, "console/event.html", {
+        "event": event, "game_name": GAMES[event.game].name, "rules": _rules_in_words(event),
+        "rounds": [{"round": r, "tables": len(r.tables.all()), "drawn": bool(r.draft)} for r in rounds],
+        "organisers": event.organisers.order_by("username"),
+        "may_name_organisers": policy.may(request.user, "name_event_organisers", event),
+        "organiser_form": OrganiserForm(), "present": len(present_players(event)),
+        "standings": standings, "metrics": [METRIC_LABELS.get(name, name) for name in metrics],
+        "metric_help": [METRIC_HELP[name] for name in metrics if name in METRIC_HELP],
+        "held": any(r.results_held for r in rounds), "maumau": event.game == "maumau",
+    })
+
+
+@login_required
+@require_POST
+def event_publish(request, pk: int):
+    event = _event(request, pk)
+    published = request.POST.get("published") == "1"
+    try:
+        services.event_update(event=event, by_user=request.user, via=VIA, published=published)
+    except DomainError as error:
+        _refused(request, error)
+    else:
+        messages.success(request, _("The event is public now.") if published else _("The event is hidden again."))
+    return redirect("console:event", event.pk)
+
+
+@login_required
+@require_POST
+def event_organiser_add(request, pk: int):
+    event = _event(request, pk, "name_event_organisers")
+    form = OrganiserForm(request.POST)
+    if form.is_valid():
+        user = get_user_model().objects.filter(username=form.cleaned_data["username"], is_active=True).first()
+        if user is None:
+            messages.error(request, _("There is no account named %(name)s.") % {"name": form.cleaned_data["username"]})
+        else:
+            organisers = list(event.organisers.all())
+            try:
+                services.event_update(event=event, by_user=request.user, via=VIA,
+                                      organisers=organisers + [user] if user not in organisers else organisers)
+            except DomainError as error:
+                _refused(request, error)
+            else:
+                messages.success(request, _("%(name)s organises this event now.") % {"name": user.username})
+    return redirect("console:event", event.pk)
+
+
+# --- players and attendance ---------------------------------------------------------------------
+
+@login_required
+def players(request, pk: int):
+    event = _event(request, pk)
+    visibility = _visibility(request)
+    clubs = _organised_clubs(request)
+    if not clubs.filter(pk=event.club_id).exists() and not request.user.is_staff:
+        clubs = Club.objects.filter(pk=event.club_id)
+    form = PlayerForm(request.POST or None, clubs=clubs, initial={"club": event.club_id})
+    duplicate_of = None
+    if request.method == "POST" and form.is_valid():
+        club = form.cleaned_data["club"]
+        _require(request, "add_player_to_club", club)
+        name = form.cleaned_data["name"].strip()
+        same = [p for p in Player.objects.filter(clubs=club, anonymised=False) if _folded(p.name) == _folded(name)]
+        if same and not form.cleaned_data["confirm_duplicate"]:
+            duplicate_of = {"name": name, "club": club.name, "count": len(same)}
+            form = PlayerForm(initial={**form.cleaned_data, "club": club.pk, "confirm_duplicate": True}, clubs=clubs)
+        else:
+            try:
+                player = services.player_create(by_user=request.user, via=VIA, name=name, clubs=[club],
+                                                initials_only=form.cleaned_data["initials_only"])
+                if form.cleaned_data["check_in"]:
+                    services.player_check_in(event=event, player=player, by_user=request.user, via=VIA)
+            except DomainError as error:
+                _refused(request, error)
+            else:
+                messages.success(request, _("%(name)s added.") % {"name": name})
+                return redirect(f"{request.path}#player-{player.pk}")
+
+    members = visibility.players().filter(clubs=event.club, anonymised=False).order_by("name", "id")
+    query = request.GET.get("q", "").strip()
+    counts = Counter(_folded(p.name) for p in members)
+    if query:
+        members = visibility.filter_by_name(members, query)
+    attendance = {a.player_id: a for a in Attendance.objects.filter(event=event)}
+    seated_now = set(Seat.objects.filter(round__event=event).values_list("player_id", flat=True))
+    rows = []
+    for player in members:
+        rows.append({
+            "player": player, "name": visibility.name(player), "attendance": attendance.get(player.pk),
+            "same_name": counts[_folded(player.name)], "played": player.pk in seated_now,
+        })
+    present = sum(1 for a in attendance.values() if a.present)
+    return render(request, "console/players.html", {
+        "event": event, "rows": rows, "form": form, "query": query, "present": present,
+        "duplicate_of": duplicate_of, "club": event.club,
+        "may_add": any(policy.may(request.user, "add_player_to_club", club) for club in clubs),
+    })
+
+
+@login_required
+@require_POST
+def attendance(request, pk: int, player: int):
+    event = _event(request, pk)
+    target = get_object_or_404(_visibility(request).players().filter(clubs=event.club), pk=player)
+    try:
+        if request.POST.get("present") == "1":
+            services.player_check_in(event=event, player=target, by_user=request.user, via=VIA)
+        else:
+            services.player_check_out(event=event, player=target, by_user=request.user, via=VIA)
+    except DomainError as error:
+        _refused(request, error)
+    back = request.POST.get("next") or ""
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts=None) or not back.startswith("/"):
+        back = reverse("console:players", args=[event.pk])
+    return redirect(f"{back}#player-{target.pk}")
+
+
+# --- rounds and draws ---------------------------------------------------------------------------
+
+@login_required
+@require_POST
+def round_new(request, pk: int):
+    event = _event(request, pk, "add_round_to_event")
+    try:
+        round_ = services.round_create(event=event, by_user=request.user, via=VIA)
+    except DomainError as error:
+        _refused(request, error)
+        return redirect("console:event", event.pk)
+    return redirect("console:round", round_.pk)
+
+
+def quality_in_words(quality: dict, *, players: int, round_number: int) -> list[str]:
+    """The draw's quality report as sentences, measured against the fewest repeats possible."""
+    repeated = quality.get("repeated_pairs", 0)
+    bound = quality.get("repeated_pairs_lower_bound")
+    context = {"count": repeated, "bound": bound, "players": players, "round": round_number}
+    lines = []
+    if repeated == 0:
+        lines.append(_("Nobody meets anyone again: every pair at a table is new."))
+    elif bound is not None and repeated <= bound:
+        lines.append(ngettext(
+            "%(count)s pair meets again — the fewest possible for %(players)s players in round %(round)s.",
+            "%(count)s pairs meet again — the fewest possible for %(players)s players in round %(round)s.",
+            repeated) % context)
+    else:
+        lines.append(ngettext(
+            "%(count)s pair meets again; at least %(bound)s cannot be avoided for %(players)s players in round "
+            "%(round)s, so drawing again may find fewer.",
+            "%(count)s pairs meet again; at least %(bound)s cannot be avoided for %(players)s players in round "
+            "%(round)s, so drawing again may find fewer.", repeated) % context)
+    if quality.get("max_meetings", 0) > 2:
+        lines.append(_("Some pair sits together for the %(n)s. time.") % {"n": quality["max_meetings"]})
+    if quality.get("repeats_from_previous_round"):
+        lines.append(ngettext("%(n)s pair sat together in the previous round too.",
+                              "%(n)s pairs sat together in the previous round too.",
+                              quality["repeats_from_previous_round"]) % {"n": quality["repeats_from_previous_round"]})
+    if quality.get("players_off_size_more_than_once"):
+        lines.append(ngettext("%(n)s player sits at an odd-sized table more than once.",
+                              "%(n)s players sit at an odd-sized table more than once.",
+                              quality["players_off_size_more_than_once"])
+                     % {"n": quality["players_off_size_more_than_once"]})
+    if quality.get("same_club_pairs"):
+        lines.append(ngettext("%(n)s pair of club mates sits together.", "%(n)s pairs of club mates sit together.",
+                              quality["same_club_pairs"]) % {"n": quality["same_club_pairs"]})
+    return lines
+
+
+def _draft_view(request, round_: Round, present: list[int]) -> dict | None:
+    draft = round_.draft
+    if not draft:
+        return None
+    seated = [p for t in draft["tables"] for p in t["players"]]
+    names = _names(request, seated + list(draft["byes"]) + list(present))
+    in_draw = set(draft["players"])
+    return {
+        "tables": [
+            {"number": index + 1, "first_dealer": t["first_dealer"],
+             "players": [{"id": p, "name": names.get(p, f"#{p}")} for p in t["players"]]}
+            for index, t in enumerate(draft["tables"])
+        ],
+        "byes": [{"id": p, "name": names.get(p, f"#{p}")} for p in draft["byes"]],
+        "quality": quality_in_words(draft["quality"], players=len(seated), round_number=round_.number),
+        "late": [names.get(p, f"#{p}") for p in present if p not in in_draw],
+        "gone": [names.get(p, f"#{p}") for p in draft["players"] if p not in set(present)],
+        "planned": draft.get("planned", False), "seed": draft["seed"],
+    }
+
+
+def board(round_: Round, names: dict) -> list[dict]:
+    """The round's tables as the board shows them: finished, in progress (hands entered of those
+    due), not started; with the players' totals (``names``: player id → shown name)."""
+    event = round_.event
+    tables = round_.tables.order_by("number").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.order_by("position").select_related("player")),
+        Prefetch("sessions", queryset=Session.objects.order_by("number")),
+    )
+    rows = []
+    for table in tables:
+        sessions = list(table.sessions.all())
+        session = sessions[-1] if sessions else None
+        summary = results.session_summary(session) if session is not None else None
+        hands = summary["hands"] if summary else 0
+        seats = list(table.seats.all())
+        if session is None or hands == 0:
+            state, label = "waiting", _("not started")
+        elif session.status == Session.Status.FINISHED:
+            state, label = "finished", _("finished")
+        elif session.status == Session.Status.ABANDONED:
+            state, label = "abandoned", _("abandoned")
+        else:
+            state, label = "playing", _("in progress")
+        due = None
+        if event.game == "mu" and event.mu_fixed_deals:
+            due = event.mu_fixed_deals
+        elif event.game == "maumau":
+            due = event.maumau_games_per_series
+        elif event.game == "lut":
+            due = len(seats)
+        totals = summary["totals"] if summary else [0] * len(seats)
+        progress = hands_text(event.game, hands)
+        if due:
+            progress = _("%(entered)s of %(due)s") % {"entered": progress, "due": due}
+        elif event.game == "mu" and hands:
+            progress = _("%(entered)s, best total %(best)s of %(target)s") % {
+                "entered": progress, "best": max(totals), "target": event.mu_target_score}
+        rows.append({
+            "table": table, "state": state, "label": label, "progress": progress, "hands": hands,
+            "seats": [{"name": names.get(seat.player_id, seat.player.public_name), "total": totals[i] if i < len(totals) else 0}
+                      for i, seat in enumerate(seats)],
+        })
+    return rows
+
+
+@login_required
+def round_detail(request, pk: int):
+    round_ = _round(request, pk)
+    event = round_.event
+    published = round_.tables.exists()
+    present = present_players(event)
+    context = {
+        "round": round_, "event": event, "published": published, "present": len(present),
+        "hold_form": ReasonForm(),
+    }
+    if published:
+        names = _names(request, list(Seat.objects.filter(round=round_).values_list("player_id", flat=True))
+                       + list(round_.byes or []))
+        context["board"] = board(round_, names)
+        context["byes"] = [names.get(p, f"#{p}") for p in round_.byes or []]
+        context["finished"] = sum(1 for row in context["board"] if row["state"] in ("finished", "abandoned"))
+    else:
+        context["draft"] = _draft_view(request, round_, present)
+    template = "console/_board.html" if request.GET.get("fragment") == "board" and published else "console/round.html"
+    return render(request, template, context)
+
+
+@login_required
+@require_POST
+def round_draw(request, pk: int):
+    round_ = _round(request, pk)
+    present = present_players(round_.event)
+    if not present:
+        messages.error(request, _("Check in the players who are here first."))
+        return redirect("console:players", round_.event_id)
+    try:
+        draws.draw_preview(round_, by_user=request.user, via=VIA, players=present)
+    except DomainError as error:
+        _refused(request, error)
+    return redirect("console:round", round_.pk)
+
+
+@login_required
+@require_POST
+def round_swap(request, pk: int):
+    round_ = _round(request, pk)
+    try:
+        a, b = int(request.POST["a"]), int(request.POST["b"])
+    except (KeyError, ValueError):
+        messages.error(request, _("Choose two players to swap."))
+        return redirect("console:round", round_.pk)
+    try:
+        draws.draw_swap(round_, by_user=request.user, via=VIA, a=a, b=b)
+    except DomainError as error:
+        _refused(request, error)
+    return redirect("console:round", round_.pk)
+
+
+@login_required
+@require_POST
+def round_publish(request, pk: int):
+    round_ = _round(request, pk)
+    try:
+        draws.draw_publish(round_, by_user=request.user, via=VIA)
+    except DomainError as error:
+        _refused(request, error)
+    else:
+        messages.success(request, _("Round %(number)s is published: the tables can start.") % {"number": round_.number})
+    return redirect("console:round", round_.pk)
+
+
+@login_required
+@require_POST
+def round_hold(request, pk: int):
+    round_ = _round(request, pk)
+    held = request.POST.get("held") == "1"
+    try:
+        services.round_set_results_held(round_=round_, held=held, by_user=request.user, via=VIA,
+                                        reason=request.POST.get("reason", "")[:2000])
+    except DomainError as error:
+        _refused(request, error)
+    else:
+        messages.success(request, _("The results of this round are held back from the public.") if held
+                         else _("The results of this round are public again."))
+    return redirect("console:round", round_.pk)
+
+
+@login_required
+def plan(request, pk: int):
+    """Plan every remaining round at once for the present players (a fixed roster)."""
+    event = _event(request, pk, "add_round_to_event")
+    present = present_players(event)
+    form = PlanForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            draws.draw_plan(event, by_user=request.user, via=VIA, players=present, rounds=form.cleaned_data["rounds"])
+        except DomainError as error:
+            _refused(request, error)
+        else:
+            messages.success(request, _("The rounds are planned. Publish each round when it starts."))
+            return redirect("console:schedule", event.pk)
+    return render(request, "console/plan.html", {"event": event, "form": form, "present": len(present)})
+
+
+@login_required
+def schedule(request, pk: int):
+    """Every round of the event with its tables, drawn or published: the schedule to print."""
+    event = _event(request, pk)
+    rounds = []
+    for round_ in event.rounds.order_by("number").prefetch_related(
+        Prefetch("tables", queryset=Table.objects.order_by("number").prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.order_by("position"))))
+    ):
+        tables = [[seat.player_id for seat in table.seats.all()] for table in round_.tables.all()]
+        published = bool(tables)
+        if not published and round_.draft:
+            tables = [t["players"] for t in round_.draft["tables"]]
+        rounds.append({"round": round_, "published": published, "tables": tables})
+    names = _names(request, {p for r in rounds for t in r["tables"] for p in t})
+    for entry in rounds:
+        entry["tables"] = [[names.get(p, f"#{p}") for p in table] for table in entry["tables"]]
+    return render(request, "console/schedule.html", {"event": event, "rounds": rounds})
+
+
+# --- during play --------------------------------------------------------------------------------
+
+@login_required
+def table_detail(request, pk: int):
+    table = get_object_or_404(_visibility(request).tables().select_related("round__event"), pk=pk)
+    _require(request, "change_table", table)
+    event = table.round.event
+    seats = list(table.seats.order_by("position").select_related("player"))
+    names = _names(request, [seat.player_id for seat in seats])
+    seats = [{"seat": seat, "name": names[seat.player_id]} for seat in seats]
+    sessions = []
+    for session in table.sessions.order_by("number"):
+        summary = results.session_summary(session)
+        hands = []
+        for hand in session.hands.order_by("number"):
+            hands.append({
+                "hand": hand, "dealer": seats[hand.dealer]["name"] if hand.dealer < len(seats) else hand.dealer,
+                "scores": hand.scores, "record": json.dumps(hand.record, ensure_ascii=False, indent=1),
+            })
+        sessions.append({"session": session, "summary": summary, "hands": hands,
+                         "count": hands_text(event.game, len(hands))})
+    return render(request, "console/table.html", {
+        "table": table, "event": event, "round": table.round, "seats": seats, "sessions": sessions,
+        "correct_form": CorrectForm(), "void_form": ReasonForm(),
+    })
+
+
+def _hand(request, pk: int) -> Hand:
+    hand = get_object_or_404(_visibility(request).hands().select_related("session__table__round__event"), pk=pk)
+    _require(request, "change_hand", hand)
+    return hand
+
+
+@login_required
+@require_POST
+def hand_correct(request, pk: int):
+    hand = _hand(request, pk)
+    form = CorrectForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            messages.error(request, " ".join(errors))
+    else:
+        try:
+            results.hand_correct(hand=hand, record=form.cleaned_data["record"], by_user=request.user,
+                                 reason=form.cleaned_data["reason"], via=VIA)
+        except DomainError as error:
+            _refused(request, error)
+        else:
+            messages.success(request, _("Hand %(number)s corrected.") % {"number": hand.number})
+    return redirect(reverse("console:table", args=[hand.session.table_id]) + f"#hand-{hand.pk}")
+
+
+@login_required
+@require_POST
+def hand_void(request, pk: int):
+    hand = _hand(request, pk)
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Say why the hand is void."))
+    else:
+        try:
+            results.hand_void(hand=hand, by_user=request.user, reason=form.cleaned_data["reason"], via=VIA)
+        except DomainError as error:
+            _refused(request, error)
+        else:
+            messages.success(request, _("Hand %(number)s is void.") % {"number": hand.number})
+    return redirect(reverse("console:table", args=[hand.session.table_id]) + f"#hand-{hand.pk}")
+
+
+@login_required
+def money_page(request, pk: int):
+    event = _event(request, pk)
+    document = event_money(event, visibility=_visibility(request))
+    ids = set(document["cents"]) | {t[k] for s in document["series"] for t in s["transfers"] for k in ("from", "to")}
+    names = _names(request, ids)
+    tables = dict(Table.objects.filter(round__event=event).values_list("pk", "number"))
+    series = [
+        {"round": s["round"], "table": tables.get(s["table"]),
+         "transfers": [{"id": t["id"], "payer": names.get(t["from"]), "payee": names.get(t["to"]),
+                        "money": money(t["cents"]), "paid": t["paid"]} for t in s["transfers"]]}
+        for s in document["series"]
+    ]
+    balances = sorted(((names.get(p, f"#{p}"), money(c), c) for p, c in document["cents"].items()),
+                      key=lambda row: -row[2])
+    return render(request, "console/money.html", {"event": event, "series": series, "balances": balances})
+
+
+@login_required
+@require_POST
+def transfer_paid(request, pk: int):
+    transfer = get_object_or_404(_visibility(request).transfers().select_related("session__table__round"), pk=pk)
+    _require(request, "change_transfer", transfer)
+    try:
+        results.transfer_mark_paid(transfer=transfer, by_user=request.user, via=VIA)
+    except DomainError as error:
+        _refused(request, error)
+    return redirect(reverse("console:money", args=[transfer.session.table.round.event_id]) + f"#transfer-{transfer.pk}")

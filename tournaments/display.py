@@ -1,0 +1,88 @@
+"""Standings and results as people read them, shared by the public pages, the room screen and the
+console: numbers with at most two decimals in the reader's locale, money in euros, column labels
+that say what they count, Maumau counted in games, and players of the same name told apart.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.utils import formats
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+
+# Column headings of the standings metrics (tournaments/standings.py names them).
+METRIC_LABELS = {
+    "placement": gettext_lazy("Placement points"),
+    "total": gettext_lazy("Total score"),
+    "wins": gettext_lazy("Wins"),
+    "average_placement": gettext_lazy("Placement points per session"),
+    "played": gettext_lazy("Sessions played"),
+}
+# The same, abbreviated as sports tables do, for the narrow columns of a phone.
+METRIC_SHORT = {
+    "placement": pgettext_lazy("standings column, short", "Pts"),
+    "total": pgettext_lazy("standings column, short", "Score"),
+    "wins": pgettext_lazy("standings column, short", "W"),
+    "average_placement": pgettext_lazy("standings column, short", "Pts/S"),
+    "played": pgettext_lazy("standings column, short", "Pld"),
+}
+# What each column counts, in one sentence under the table.
+METRIC_HELP = {
+    "placement": gettext_lazy("Placement points: 1 for first place at a table, 0 for last, in equal steps "
+                              "between, shared on ties; added up over the sessions."),
+    "total": gettext_lazy("Total score: the points scored in all sessions (Maumau: minus points, "
+                          "counted negative)."),
+    "wins": gettext_lazy("Wins: sessions finished first at the table (shared first places count)."),
+    "average_placement": gettext_lazy("Placement points per session: the placement points divided by the "
+                                      "sessions played."),
+    "played": gettext_lazy("Sessions played."),
+}
+
+
+def number(value) -> str:
+    """A standings value as people read it: at most two decimals (placement points are fractions
+    such as 2/3), no trailing zeros, the locale's decimal comma."""
+    if isinstance(value, int):
+        return formats.number_format(value, use_l10n=True)
+    rounded = Decimal(str(float(value))).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    if rounded == rounded.to_integral_value():
+        return formats.number_format(int(rounded), use_l10n=True)
+    text = format(rounded.normalize(), "f")
+    return formats.number_format(Decimal(text), decimal_pos=len(text.split(".")[1]), use_l10n=True)
+
+
+def money(cents: int) -> str:
+    return formats.number_format(Decimal(cents) / 100, decimal_pos=2, use_l10n=True) + "\u00a0€"
+
+
+def hands_text(game: str, count: int) -> str:
+    """How many hands a session has, in the game's own word: Maumau counts games."""
+    if game == "maumau":
+        return ngettext("%(count)s game", "%(count)s games", count) % {"count": count}
+    return ngettext("%(count)s hand", "%(count)s hands", count) % {"count": count}
+
+
+def distinct_names(names: dict, clubs: dict) -> dict:
+    """``names`` (player id → shown name) with players of the same name told apart: by their clubs
+    (``clubs``: player id → club names), and by their number when that is not enough."""
+    repeated = Counter(names.values())
+    result = dict(names)
+    for player, name in names.items():
+        if repeated[name] > 1 and clubs.get(player):
+            result[player] = f"{name} ({', '.join(clubs[player])})"
+    repeated = Counter(result.values())
+    for player, name in result.items():
+        if repeated[name] > 1:
+            result[player] = f"{name} #{player}"
+    return result
+
+
+def player_clubs(player_ids) -> dict:
+    """Player id → the names of his clubs (public data), for ``distinct_names``."""
+    from .models import Membership
+
+    clubs: dict = {}
+    for player, club in (Membership.objects.filter(player__in=list(player_ids))
+                         .order_by("club__name").values_list("player", "club__name")):
+        clubs.setdefault(player, []).append(club)
+    return clubs
