@@ -10,7 +10,7 @@ from __future__ import annotations
 import hmac
 import re
 
-from django.shortcuts import get_object_or_404
+from rest_framework.generics import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
