@@ -11,6 +11,7 @@ from collections import defaultdict
 from datetime import datetime
 from decimal import Decimal
 
+from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
@@ -25,7 +26,7 @@ from ratings.selectors import displayed, leaderboard, player_history
 
 from tournaments import policy
 from tournaments.models import Club, Event, Player, Round, Seat, Session, Table
-from tournaments.selectors import event_money, session_results, standings_document
+from tournaments.selectors import event_money, player_session_results, session_results, standings_document
 from tournaments.standings import METRICS
 
 from .charts import ChartPoint, rating_chart
@@ -79,8 +80,6 @@ def home(request):
 
 def event_detail(request, pk: int):
     event = get_object_or_404(public_events(), pk=pk)
-    document = standings_document(event, visibility=policy.public())
-    metrics = document["metrics"]
     maumau = event.game == "maumau"
 
     rounds = list(
@@ -91,17 +90,23 @@ def event_detail(request, pk: int):
             ))
         )
     )
-    results = {result.session.pk: result for result in session_results(event, visibility=policy.public())}
-    money_document = event_money(event, visibility=policy.public()) if maumau else {"cents": {}, "series": []}
+    # The event's sessions are read once, for the standings, the tables and the money.
+    read = session_results(event, visibility=policy.public())
+    results = {result.session.pk: result for result in read}
+    document = standings_document(event, visibility=policy.public(), results=read)
+    metrics = document["metrics"]
+    money_document = event_money(event, visibility=policy.public(), results=read) if maumau else {"cents": {}, "series": []}
 
     player_ids = {row["player"] for row in document["standings"]}
     for series in money_document["series"]:
         player_ids |= {int(p) for p in series["nets"]}
         player_ids |= {t["from"] for t in series["transfers"]} | {t["to"] for t in series["transfers"]}
     players = {p.pk: p for p in Player.objects.filter(pk__in=player_ids)}
+    table_numbers = {}
     for round_ in rounds:
         for table in round_.tables.all():
             players.update({seat.player_id: seat.player for seat in table.seats.all()})
+            table_numbers[table.pk] = table.number
 
     standings = [
         {
@@ -138,7 +143,7 @@ def event_detail(request, pk: int):
     for series in money_document["series"]:
         series_views.append({
             "session": series["session"], "round": series["round"],
-            "table": Table.objects.filter(pk=series["table"]).values_list("number", flat=True).first(),
+            "table": table_numbers.get(series["table"]),
             "transfers": [
                 {"id": t["id"], "payer": players.get(t["from"]), "payee": players.get(t["to"]),
                  "money": money(t["cents"]), "cents": t["cents"], "paid": t["paid"]}
@@ -171,10 +176,15 @@ def leaderboard_page(request, game: str):
         club = next((c for c in clubs if c.pk == wanted), None)
         if club is None:
             raise Http404(_("No such club."))
-    rows = leaderboard(game=game, club=club.pk if club else None)
+    # A page of the board at a time: two queries (the count and the page), whatever its size.
+    rows = Paginator(leaderboard(game=game, club=club.pk if club else None), LEADERBOARD_PAGE)
+    rows = rows.get_page(request.GET.get("page"))
     return render(request, "pages/leaderboard.html", {
         "game": GAMES[game], "games": games(), "clubs": clubs, "club": club, "rows": rows,
     })
+
+
+LEADERBOARD_PAGE = 100
 
 
 def _local_date(moment) -> str:
@@ -207,21 +217,19 @@ def player_detail(request, pk: int):
         public_events().filter(rounds__in=policy.public().rounds(), rounds__tables__seats__player=player)
         .distinct().order_by("-starts_on", "name", "id")
     )
+    # His own sessions only (from his seats), whatever else the events hold.
     seated: dict[int, list] = defaultdict(list)
-    for event in events:
-        for result in session_results(event, visibility=policy.public()):
-            if player.pk not in result.players:
-                continue
-            seat = result.players.index(player.pk)
-            own = result.totals[seat] if result.hands else None
-            place = 1 + sum(total > own for total in result.totals) if own is not None else None
-            session = result.session
-            seated[event.pk].append({
-                "session": session, "round": session.table.round.number, "table": session.table.number,
-                "status": session.get_status_display(), "hands": result.hands,
-                "total": number(own) if own is not None else "–",
-                "place": place, "of": len(result.players),
-            })
+    for result in player_session_results(player, visibility=policy.public()):
+        seat = result.players.index(player.pk)
+        own = result.totals[seat] if result.hands else None
+        place = 1 + sum(total > own for total in result.totals) if own is not None else None
+        session = result.session
+        seated[session.table.round.event_id].append({
+            "session": session, "round": session.table.round.number, "table": session.table.number,
+            "status": session.get_status_display(), "hands": result.hands,
+            "total": number(own) if own is not None else "–",
+            "place": place, "of": len(result.players),
+        })
     event_views = [
         {"event": event, "game_name": GAMES[event.game].name, "sessions": seated[event.pk],
          "session_word": session_word(event.game)}
