@@ -126,7 +126,8 @@ def pool_sync(
         known = None if from_scratch or not pool.hidden else json.loads(pool.hidden)
         last = PoolEntry.objects.filter(game=game).order_by("-position").values_list("position", flat=True).first()
         size = 0 if last is None else last + 1
-        if known is None:
+        if known is None or len(marked) >= MANY:
+            # The first sync, a recompute, or a bulk load: compare every session.
             start, wanted = _compare_all(game, from_scratch)
         else:
             start, wanted = _compare_changed(game, [pk for pk, _ in marked], set(known), set(hidden))
@@ -167,6 +168,8 @@ def _compare_changed(game: str, marked: list[int], known: set[int], hidden: set[
         candidates |= set(PoolEntry.objects.filter(game=game, session__table__round__in=withheld).values_list("session", flat=True))
     if not candidates:
         return None, []
+    if len(candidates) >= MANY:  # a round of a large league released: compare every session
+        return _compare_all(game, False)
     ids = sorted(candidates)
     current = {s.session_id: s for s in rated_sessions(game, only=ids)}
     entries = {
