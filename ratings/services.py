@@ -118,10 +118,7 @@ def pool_sync(
     with transaction.atomic():
         Pool.objects.get_or_create(game=game)
         pool = Pool.objects.select_for_update().get(game=game)  # one writer per pool
-        marked = list(
-            Session.objects.filter(rating_dirty_at__isnull=False, table__round__event__game=game)
-            .values_list("pk", "rating_dirty_at")
-        )
+        marked = _marked(game)
         hidden = hidden_rounds(game)
         known = None if from_scratch or not pool.hidden else json.loads(pool.hidden)
         last = PoolEntry.objects.filter(game=game).order_by("-position").values_list("position", flat=True).first()
@@ -197,6 +194,19 @@ def _compare_changed(game: str, marked: list[int], known: set[int], hidden: set[
     start = min(starts)
     before = PoolEntry.objects.filter(game=game, position=start - 1).values_list("finished_at", "session").first()
     return start, rated_sessions(game, after=before)
+
+
+def _marked(game: str) -> list[tuple[int, datetime]]:
+    """The marked sessions of ``game``: the marks first (the partial index holds only them), then
+    their game, so the session table is never joined as a whole."""
+    marks = dict(Session.objects.filter(rating_dirty_at__isnull=False).values_list("pk", "rating_dirty_at"))
+    if not marks:
+        return []
+    if len(marks) >= MANY:
+        ours = Session.objects.filter(rating_dirty_at__isnull=False, table__round__event__game=game)
+    else:
+        ours = Session.objects.filter(pk__in=list(marks), table__round__event__game=game)
+    return [(pk, marks[pk]) for pk in ours.values_list("pk", flat=True) if pk in marks]
 
 
 def _unmark(marked: list[tuple[int, datetime]]) -> None:

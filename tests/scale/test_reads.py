@@ -153,3 +153,21 @@ def test_leaderboard_equals_a_naive_computation_from_the_history(world):
             url = body["next"]
         assert [{k: row[k] for k in ("player", "rating", "mu", "sessions", "trend", "rank")} for row in rows] == naive
         assert any(row["trend"] for row in naive)
+
+
+def test_the_leaderboard_page_is_paginated_as_the_api_orders_it(world, monkeypatch):
+    import re
+
+    from ratings.services import pool_sync
+    from stich.pages import views
+
+    play_event(world, "lut", random.Random("pages"), rounds=1)
+    pool_sync("lut")
+    monkeypatch.setattr(views, "LEADERBOARD_PAGE", 5)
+    api = [row["player"] for row in client_for().get("/api/v1/ratings/leaderboard/?game=lut").json()["results"]]
+    shown = []
+    for number in (1, 2, 3):
+        html = client_for().get(f"/leaderboard/lut/?page={number}").content.decode()
+        shown += [int(pk) for pk in re.findall(r'<tr data-player="(\d+)"', html)]
+        assert f"Page {number} of 3" in html
+    assert shown == api and len(api) == 12
