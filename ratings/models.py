@@ -10,6 +10,11 @@ class Pool(models.Model):
     """One row per game: locked while a worker applies or recomputes the pool's sessions."""
 
     game = models.CharField(max_length=10, choices=GAME_CHOICES, primary_key=True)
+    # A fingerprint of the rounds of this game whose results the public does not see (held back,
+    # or of unpublished events) when the pool was last synced: when it changes, sessions may have
+    # come or gone anywhere in the pool, and the sync compares the whole pool (services.py).
+    # Empty until the first sync.
+    hidden = models.CharField(max_length=64, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
 
@@ -48,11 +53,18 @@ class Rating(models.Model):
     sigma = models.FloatField()
     sessions = models.PositiveIntegerField(default=0)
     last_finished_at = models.DateTimeField(null=True, blank=True)
+    # Kept with mu and sigma by the pool (services.py), so that a leaderboard is one ordered,
+    # paginated query: the displayed rating, and its change over the player's last
+    # ``selectors.TREND_EVENTS`` rating events.
+    displayed = models.IntegerField(default=0)
+    trend = models.IntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["game", "-mu"]
         constraints = [models.UniqueConstraint(fields=["player", "game"], name="rating_player_game_unique")]
+        indexes = [models.Index("game", models.F("displayed").desc(), models.F("mu").desc(), "player",
+                                name="rating_leaderboard")]
 
 
 class RatingHistory(models.Model):

@@ -5,9 +5,8 @@ pools), so everything here is public as it stands.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet, Window
+from django.db.models.functions import Rank
 
 from .models import Rating, RatingHistory
 
@@ -20,35 +19,21 @@ def displayed(mu: float, sigma: float) -> int:
     return displayed_rating(mu, sigma)
 
 
-@dataclass
-class LeaderboardRow:
-    rank: int
-    player_id: int
-    name: str
-    rating: int
-    mu: float
-    sigma: float
-    sessions: int
-    trend: int
+def leaderboard(*, game: str, club: int | None = None, min_sessions: int = 0) -> QuerySet[Rating]:
+    """The leaderboard, best first, as one query to paginate: ratings with ``rank`` (shared by
+    equal displayed ratings, counted over the whole filtered board), ``name`` (the shown name),
+    ``rating`` (displayed) and ``trend``, both kept by the pool (``services._show``).
 
-
-def leaderboard(*, game: str, club: int | None = None, min_sessions: int = 0) -> list[LeaderboardRow]:
-    ratings: QuerySet[Rating] = Rating.objects.filter(game=game, sessions__gte=max(min_sessions, 1)).select_related("player")
+    Order: displayed rating, then mu, then player id.
+    """
+    ratings = Rating.objects.filter(game=game, sessions__gte=max(min_sessions, 1))
     if club is not None:
         ratings = ratings.filter(player__clubs=club)
-    rows = []
-    for rating in ratings:
-        recent = list(
-            RatingHistory.objects.filter(player=rating.player_id, game=game).order_by("-position")[:TREND_EVENTS]
-        )
-        start = displayed(recent[-1].mu_before, recent[-1].sigma_before) if recent else displayed(rating.mu, rating.sigma)
-        now = displayed(rating.mu, rating.sigma)
-        rows.append(LeaderboardRow(0, rating.player_id, rating.player.public_name, now, rating.mu, rating.sigma,
-                                   rating.sessions, now - start))
-    rows.sort(key=lambda row: (-row.rating, -row.mu, row.player_id))
-    for index, row in enumerate(rows):
-        row.rank = index + 1 if index == 0 or row.rating != rows[index - 1].rating else rows[index - 1].rank
-    return rows
+    return ratings.annotate(
+        rank=Window(Rank(), order_by=F("displayed").desc()),
+        name=F("player__shown_name"),
+        rating=F("displayed"),
+    ).order_by("-displayed", "-mu", "player_id")
 
 
 def player_history(*, player: int, game: str) -> list[dict]:

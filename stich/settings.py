@@ -105,6 +105,10 @@ TEMPLATES = [
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'stich.sqlite3'}")}
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
+# Persistent connections: a request reuses its worker's connection for CONN_MAX_AGE seconds
+# (0: a new connection per request), checked before reuse so a restarted database is survived.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite serialises writers; wait for the lock instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("timeout", 20)

@@ -11,7 +11,6 @@ import csv
 import json
 
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404
 from django.db.models import Prefetch
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view

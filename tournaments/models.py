@@ -231,10 +231,24 @@ class Session(models.Model):
     first_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Kept by ``tournaments.results`` in the transaction that stores, corrects or voids a hand, so
+    # that standings, money, player pages and ratings read a session's result without its hands:
+    # the totals per seat over the hands that count (``results.counts``) and the hands stored.
+    totals = models.JSONField(default=list, blank=True, editable=False)
+    hand_count = models.PositiveIntegerField(default=0, editable=False)
+    # Set when the session's rated result (finished or not, finish time, totals) may have changed;
+    # the ratings pool takes the marked sessions into account and clears the mark, so an update
+    # reads the changed sessions, not the whole pool (ratings/services.py).
+    rating_dirty_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["table", "number"]
         constraints = [models.UniqueConstraint(fields=["table", "number"], name="session_number_unique")]
+        indexes = [
+            # The pool's changed sessions: a handful of rows among all sessions.
+            models.Index(fields=["rating_dirty_at"], name="session_rating_dirty",
+                         condition=models.Q(rating_dirty_at__isnull=False)),
+        ]
         verbose_name = _("session")
         verbose_name_plural = _("sessions")
 

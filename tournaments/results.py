@@ -21,13 +21,14 @@ import json
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
+from django.db.models import Count, OuterRef, Subquery
 from django.utils import timezone
 
 from games.rules import Code, RecordError, validate, validate_series
 
 from . import audit, policy
 from .errors import Conflict, Invalid, NotAllowed, RecordRejected
-from .models import Hand, HandVersion, IdempotentSubmission, Session, Table, Transfer
+from .models import Hand, HandVersion, IdempotentSubmission, Seat, Session, Table, Transfer
 from .progress import Expected, PlayedHand, SessionRules, expected_next, is_finished, totals
 from .signals import announce_session_result_changed, announce_table_results_changed
 
@@ -52,6 +53,8 @@ def counts(hand: Hand) -> bool:
 
 
 def played(hand: Hand) -> PlayedHand:
+    """A stored hand as the session's rules see it: the one place that decides what a hand counts
+    for (a voided hand keeps its slot and scores nothing)."""
     record = hand.record or {}
     return PlayedHand(
         dealer=hand.dealer, voided=hand.voided, result=hand.result,
@@ -59,9 +62,16 @@ def played(hand: Hand) -> PlayedHand:
     )
 
 
-def session_rules(session: Session) -> SessionRules:
+def session_totals(rules: SessionRules, hands: list[Hand]) -> list[int]:
+    """The totals per seat over a session's hands (in slot order): what ``Session.totals`` keeps
+    and every read of results shows."""
+    return totals(rules, [played(hand) for hand in hands])
+
+
+def session_rules(session: Session, players: int | None = None) -> SessionRules:
+    """The event's rules for ``session``; ``players`` when the caller counted the seats already."""
     table = session.table
-    return SessionRules.for_event(table.round.event, table.seats.count())
+    return SessionRules.for_event(table.round.event, table.seats.count() if players is None else players)
 
 
 def _expected(session: Session, rules: SessionRules, hands: list[Hand]) -> Expected:
@@ -104,8 +114,14 @@ def _judge(record, rules: SessionRules, expected: Expected) -> dict:
 
 
 def _lock_table(table_id: int) -> Table:
-    # Only the table row is locked (``of``): the event's other tables submit in parallel.
-    return Table.objects.select_for_update(of=("self",)).select_related("round__event").get(pk=table_id)
+    """Lock the table row, and only it (``of``: the round and event rows read with it stay free,
+    so the event's other tables submit in parallel). ``seat_count`` comes with it (a subquery,
+    as PostgreSQL refuses FOR UPDATE with GROUP BY)."""
+    seat_count = Seat.objects.filter(table=OuterRef("pk")).order_by().values("table").annotate(n=Count("pk")).values("n")
+    return (
+        Table.objects.select_for_update(of=("self",)).select_related("round__event")
+        .annotate(seat_count=Subquery(seat_count)).get(pk=table_id)
+    )
 
 
 def current_session(table: Table, *, create: bool) -> Session | None:
@@ -156,8 +172,8 @@ def hand_submit(
                 if replay is not None:
                     return replay
             session = current_session(table, create=True)
-            hand = _store_next(session, record, by_user, via_scorer_token, expected_number, entered_by_seat)
-            receipt = hand_receipt(hand, session)
+            hand, receipt = _store_next(session, record, by_user, via_scorer_token, expected_number,
+                                        table.seat_count or 0, entered_by_seat)
             if idempotency_key:
                 stored = IdempotentSubmission.objects.create(
                     table=table, key=idempotency_key, fingerprint=print_, session=session, hand=hand, body=receipt,
@@ -176,12 +192,15 @@ def hand_submit(
         raise Conflict("another submission took this hand first", code="hand_taken") from None
 
 
-def _store_next(session: Session, record, by_user, via_scorer_token: bool, expected_number: int | None,
-                entered_by_seat: int | None) -> Hand:
+def _store_next(
+    session: Session, record, by_user, via_scorer_token: bool, expected_number: int | None, players: int,
+    entered_by_seat: int | None,
+) -> tuple[Hand, dict]:
+    """Judge and store the next hand; returns it with its receipt."""
     if session.status != Session.Status.OPEN:
         raise Conflict(f"the session is {session.status}; no more hands", code="session_closed")
     hands = list(session.hands.order_by("number"))
-    rules = session_rules(session)
+    rules = session_rules(session, players)
     expected = _expected(session, rules, hands)
     if expected_number is not None and expected_number != expected.number:
         raise Conflict(
@@ -201,32 +220,56 @@ def _store_next(session: Session, record, by_user, via_scorer_token: bool, expec
         created_by=by_user if getattr(by_user, "is_authenticated", False) else None,
         via_scorer_token=via_scorer_token,
     )
+    changed = []
     if session.first_dealer is None:
         session.first_dealer = hand.dealer
-        session.save(update_fields=["first_dealer"])
+        changed.append("first_dealer")
     hands.append(hand)
-    _settle_session(session, hands)
-    return hand
+    _settle_session(session, hands, rules=rules, changed=changed)
+    return hand, hand_receipt(hand, session, hands=hands, rules=rules)
 
 
-def _settle_session(session: Session, hands: list[Hand]) -> None:
-    """Finish or reopen the session by its end condition; settle a finished Maumau series."""
+def _settle_session(
+    session: Session, hands: list[Hand], *, rules: SessionRules | None = None, changed: list[str] | None = None,
+) -> None:
+    """Keep the session's totals and hand count, finish or reopen it by its end condition, settle
+    a finished Maumau series; one UPDATE of what changed (``changed``: fields the caller set).
+
+    ``hands`` are all the session's hands in slot order, as stored in this transaction.
+    """
     table = session.table
     announce_table_results_changed(event_id=table.round.event_id, table_id=table.pk, session_id=session.pk)
-    if session.status == Session.Status.ABANDONED:
-        return
-    rules = session_rules(session)
-    finished = is_finished(rules, [played(hand) for hand in hands])
+    rules = rules or session_rules(session)
+    changed = list(changed or [])
+    new_totals = session_totals(rules, hands)
+    if session.totals != new_totals:
+        session.totals = new_totals
+        changed.append("totals")
+    if session.hand_count != len(hands):
+        session.hand_count = len(hands)
+        changed.append("hand_count")
     was = session.status
-    if finished and was != Session.Status.FINISHED:
-        session.status, session.finished_at = Session.Status.FINISHED, timezone.now()
-    elif not finished and was == Session.Status.FINISHED:
-        session.status, session.finished_at = Session.Status.OPEN, None
-    if session.status != was:
-        session.save(update_fields=["status", "finished_at"])
-    if rules.game == "maumau":
-        _settle_money(session, hands if finished else [], rules)
-    if session.status == Session.Status.FINISHED or was == Session.Status.FINISHED:
+    if was != Session.Status.ABANDONED:
+        finished = is_finished(rules, [played(hand) for hand in hands])
+        if finished and was != Session.Status.FINISHED:
+            session.status, session.finished_at = Session.Status.FINISHED, timezone.now()
+            changed += ["status", "finished_at"]
+        elif not finished and was == Session.Status.FINISHED:
+            session.status, session.finished_at = Session.Status.OPEN, None
+            changed += ["status", "finished_at"]
+    rated = Session.Status.FINISHED in (was, session.status)
+    if rated and {"totals", "status", "finished_at"} & set(changed):
+        # What the ratings pool applied may be stale: mark it (ratings/services.py).
+        session.rating_dirty_at = timezone.now()
+        changed.append("rating_dirty_at")
+    if changed:
+        session.save(update_fields=changed)
+    if was == Session.Status.ABANDONED:
+        return
+    if rules.game == "maumau" and rated:
+        # Transfers exist only for a finished series: nothing to settle while it is open.
+        _settle_money(session, hands if session.status == Session.Status.FINISHED else [], rules)
+    if rated:
         announce_session_result_changed(session.pk)
 
 
@@ -262,15 +305,16 @@ def _settle_money(session: Session, hands: list[Hand], rules: SessionRules) -> N
             Transfer.objects.create(session=session, payer_id=payer, payee_id=payee, cents=cents)
 
 
-def session_summary(session: Session) -> dict:
-    """Status, hand count, totals per seat and the next expected hand of a session."""
-    rules = session_rules(session)
-    hands = list(session.hands.order_by("number"))
+def session_summary(session: Session, *, hands: list[Hand] | None = None, rules: SessionRules | None = None) -> dict:
+    """Status, hand count, totals per seat and the next expected hand of a session (``hands`` and
+    ``rules`` when the caller holds them already)."""
+    rules = rules or session_rules(session)
+    hands = list(session.hands.order_by("number")) if hands is None else hands
     expected = _expected(session, rules, hands)
     return {
         "id": session.pk, "status": session.status, "hands": len(hands),
         "unconfirmed": sum(hand.unconfirmed for hand in hands),
-        "totals": totals(rules, [played(h) for h in hands]), "first_dealer": session.first_dealer,
+        "totals": session_totals(rules, hands), "first_dealer": session.first_dealer,
         "next": None if session.status != Session.Status.OPEN else {
             "hand": expected.number, "dealer": expected.dealer, "direction": expected.direction,
         },
@@ -285,9 +329,10 @@ def hand_view(hand: Hand) -> dict:
     }
 
 
-def hand_receipt(hand: Hand, session: Session) -> dict:
+def hand_receipt(hand: Hand, session: Session, *, hands: list[Hand] | None = None,
+                 rules: SessionRules | None = None) -> dict:
     """What a table is told about a stored hand: the hand, its result and the session after it."""
-    return {"hand": hand_view(hand), "result": hand.result, "session": session_summary(session)}
+    return {"hand": hand_view(hand), "result": hand.result, "session": session_summary(session, hands=hands, rules=rules)}
 
 
 def _hand_event(hand: Hand):
@@ -309,8 +354,7 @@ def hand_correct(*, hand: Hand, record, by_user, reason: str, via: str = "api") 
         audit.record(actor=by_user, via=via, action=audit.Action.HAND_CORRECTED, obj=hand, event=_hand_event(hand),
                      reason=reason, before=before,
                      after={"version": hand.version, "dealer": hand.dealer, "scores": result["scores"], "voided": False})
-        _settle_session(session, list(session.hands.order_by("number")))
-        return hand_receipt(hand, session)
+        return _resettle(session, hand, rules)
 
 
 def hand_void(*, hand: Hand, by_user, reason: str, via: str = "api") -> dict:
@@ -325,9 +369,20 @@ def hand_void(*, hand: Hand, by_user, reason: str, via: str = "api") -> dict:
         audit.record(actor=by_user, via=via, action=audit.Action.HAND_VOIDED, obj=hand, event=_hand_event(hand),
                      reason=reason, before=before,
                      after={"version": hand.version, "dealer": hand.dealer, "scores": None, "voided": True})
-        session = hand.session
-        _settle_session(session, list(session.hands.order_by("number")))
-        return hand_receipt(hand, session)
+        return _resettle(hand.session, hand, session_rules(hand.session))
+
+
+def _resettle(session: Session, hand: Hand, rules: SessionRules) -> dict:
+    """After a correction or a void: the session settled again over its hands; the receipt."""
+    hands = list(session.hands.order_by("number"))
+    _settle_session(session, hands, rules=rules)
+    return hand_receipt(hand, session, hands=hands, rules=rules)
+
+
+def settle_stored(session: Session) -> None:
+    """Settle ``session`` over its stored hands, for hands written outside the services (an
+    import, generated data): totals, hand count, status and money as a submission leaves them."""
+    _settle_session(session, list(session.hands.order_by("number")))
 
 
 def _new_version(hand: Hand, *, record, result, voided: bool, by_user, reason: str) -> None:
@@ -409,7 +464,11 @@ def session_abandon(*, session: Session, by_user, reason: str, via: str = "api")
             raise Conflict("this session is already abandoned", code="already_abandoned")
         was = session.status
         session.status = Session.Status.ABANDONED
-        session.save(update_fields=["status"])
+        fields = ["status"]
+        if was == Session.Status.FINISHED:
+            session.rating_dirty_at = timezone.now()  # it leaves the ratings pool
+            fields.append("rating_dirty_at")
+        session.save(update_fields=fields)
         audit.record(actor=by_user, via=via, action=audit.Action.SESSION_ABANDONED, obj=session,
                      event=session.table.round.event_id, reason=reason, before={"status": was},
                      after={"status": session.status})

@@ -2,17 +2,22 @@
 
 Each read takes the reader's ``policy.Visibility``: what he may not see (rounds whose results an
 organiser holds back) is left out there, not here. Abandoned sessions never count.
+
+Sessions keep their totals and hand count (``tournaments.results`` writes them with every hand),
+so these reads cost what they show: the event's sessions and seats, whatever the club's history
+(a constant number of queries per read, none per session).
 """
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
+
+from games.rules.maumau import settle
 
 from . import policy
 from .models import Attendance, Event, Player, Seat, Session, Transfer
-from .progress import SessionRules, totals
 from .standings import SessionLine, StandingRow, standings
 
 
@@ -24,61 +29,84 @@ class SessionResult:
     hands: int
 
 
+def _with_seats(sessions: QuerySet[Session]) -> QuerySet[Session]:
+    return sessions.select_related("table__round").prefetch_related(
+        Prefetch("table__seats", queryset=Seat.objects.order_by("position"))
+    )
+
+
+def result_of(session: Session) -> SessionResult:
+    """A session with its seats prefetched (``table__seats``) as the reads show it."""
+    seats = [seat.player_id for seat in session.table.seats.all()]
+    # A session without hands has stored no totals yet: zero for every seat.
+    return SessionResult(session, seats, list(session.totals) or [0] * len(seats), session.hand_count)
+
+
 def _sessions(event: Event, visibility: policy.Visibility):
     sessions = visibility.sessions().filter(table__round__event=event).exclude(status=Session.Status.ABANDONED)
-    return sessions.select_related("table__round").prefetch_related(
-        Prefetch("table__seats", queryset=Seat.objects.order_by("position")), "hands"
-    ).order_by("table__round__number", "table__number", "number")
+    return _with_seats(sessions).order_by("table__round__number", "table__number", "number")
 
 
 def session_results(event: Event, *, visibility: policy.Visibility) -> list[SessionResult]:
-    from .results import played
-
-    results = []
-    for session in _sessions(event, visibility):
-        seats = [seat.player_id for seat in session.table.seats.all()]
-        hands = sorted(session.hands.all(), key=lambda hand: hand.number)
-        rules = SessionRules.for_event(event, len(seats))
-        results.append(SessionResult(session, seats, totals(rules, [played(hand) for hand in hands]), len(hands)))
-    return results
+    return [result_of(session) for session in _sessions(event, visibility)]
 
 
-def event_standings(event: Event, *, visibility: policy.Visibility) -> list[StandingRow]:
-    lines = [SessionLine(result.players, result.totals) for result in session_results(event, visibility=visibility) if result.hands]
+def player_session_results(player: Player, *, visibility: policy.Visibility) -> list[SessionResult]:
+    """The sessions ``player`` sat in (not abandoned), of every event, with their results: read
+    from his seats, in event order then as ``session_results`` orders them."""
+    sessions = visibility.sessions().filter(table__seats__player=player).exclude(status=Session.Status.ABANDONED)
+    return [
+        result_of(session)
+        for session in _with_seats(sessions).order_by(
+            "table__round__event", "table__round__number", "table__number", "number"
+        )
+    ]
+
+
+def _standings(event: Event, results: list[SessionResult]) -> list[StandingRow]:
+    lines = [SessionLine(result.players, result.totals) for result in results if result.hands]
     metrics = [name for name in event.standings_metrics.split(",") if name]
     return standings(lines, metrics)
 
 
-def event_money(event: Event, *, visibility: policy.Visibility) -> dict:
-    """Maumau: cents per player (the sum of the settled series) and the transfers per series."""
-    from .results import maumau_settlement, session_rules
+def event_standings(event: Event, *, visibility: policy.Visibility) -> list[StandingRow]:
+    return _standings(event, session_results(event, visibility=visibility))
 
+
+def _money(event: Event, results: list[SessionResult]) -> dict:
+    finished = [result for result in results if result.session.status == Session.Status.FINISHED]
+    transfers: dict[int, list[dict]] = defaultdict(list)
+    for t in Transfer.objects.filter(session__in=[result.session.pk for result in finished]).order_by("-cents", "id"):
+        transfers[t.session_id].append({"id": t.pk, "from": t.payer_id, "to": t.payee_id, "cents": t.cents, "paid": t.paid})
     cents: dict[int, int] = defaultdict(int)
     series = []
-    for result in session_results(event, visibility=visibility):
+    for result in finished:
         session = result.session
-        if session.status != Session.Status.FINISHED:
-            continue
-        settlement = maumau_settlement(session_rules(session), sorted(session.hands.all(), key=lambda h: h.number))
-        for seat, net in enumerate(settlement["nets"]):
+        # The engine's settlement (rules/maumau.md) of the series' minus points: the stored
+        # totals are the games' minus points negated (results.maumau_settlement settles the same).
+        nets, _ = settle([-total for total in result.totals], event.maumau_stake_cents)
+        for seat, net in enumerate(nets):
             cents[result.players[seat]] += net
-        transfers = Transfer.objects.filter(session=session).order_by("-cents", "id")
         series.append({
             "session": session.pk, "table": session.table_id, "round": session.table.round.number,
-            "nets": dict(zip(result.players, settlement["nets"])),
-            "transfers": [
-                {"id": t.pk, "from": t.payer_id, "to": t.payee_id, "cents": t.cents, "paid": t.paid}
-                for t in transfers
-            ],
+            "nets": dict(zip(result.players, nets)), "transfers": transfers[session.pk],
         })
     return {"cents": dict(cents), "series": series}
 
 
-def standings_document(event: Event, *, visibility: policy.Visibility) -> dict:
-    """The event's standings as JSON: metrics as numbers (placement points rounded to 4 places)."""
-    rows = event_standings(event, visibility=visibility)
+def event_money(event: Event, *, visibility: policy.Visibility, results: list[SessionResult] | None = None) -> dict:
+    """Maumau: cents per player (the sum of the settled series) and the transfers per series.
+    ``results``: the event's ``session_results`` when the caller read them already."""
+    return _money(event, session_results(event, visibility=visibility) if results is None else results)
+
+
+def standings_document(event: Event, *, visibility: policy.Visibility, results: list[SessionResult] | None = None) -> dict:
+    """The event's standings as JSON: metrics as numbers (placement points rounded to 4 places).
+    ``results``: the event's ``session_results`` when the caller read them already."""
+    results = session_results(event, visibility=visibility) if results is None else results
+    rows = _standings(event, results)
     names = {p.pk: visibility.name(p) for p in Player.objects.filter(pk__in=[row.player for row in rows])}
-    cents = event_money(event, visibility=visibility)["cents"] if event.game == "maumau" else {}
+    cents = _money(event, results)["cents"] if event.game == "maumau" else {}
     metrics = [name for name in event.standings_metrics.split(",") if name]
     return {
         "event": event.pk,

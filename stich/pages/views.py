@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import datetime
 
+from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
@@ -22,11 +23,11 @@ from ratings.models import Rating
 from ratings.selectors import displayed, leaderboard, player_history
 
 from tournaments import policy
-from tournaments.models import Club, Event, Player, Round, Seat, Session, Table
+from tournaments.models import Club, Event, Player, Seat, Session, Table
 from tournaments.display import (
     METRIC_HELP, METRIC_LABELS, METRIC_SHORT, distinct_names, hands_text, money, number, player_clubs,
 )
-from tournaments.selectors import event_money, session_results, standings_document
+from tournaments.selectors import event_money, player_session_results, session_results, standings_document
 from tournaments.standings import METRICS
 
 from .charts import ChartPoint, rating_chart
@@ -49,11 +50,12 @@ def home(request):
     return render(request, "pages/home.html", {"events": events, "games": games()})
 
 
-def standings_context(event: Event) -> dict:
+def standings_context(event: Event, results=None) -> dict:
     """The event's public standings as the pages show them: the API's own document
     (``standings_document``, so page and API cannot disagree), numbers with at most two decimals,
-    players of the same name told apart by club."""
-    document = standings_document(event, visibility=policy.public())
+    players of the same name told apart by club. ``results``: the event's session results when
+    the caller read them already."""
+    document = standings_document(event, visibility=policy.public(), results=results)
     metrics = document["metrics"]
     maumau = event.game == "maumau"
     ids = [row["player"] for row in document["standings"]]
@@ -81,7 +83,9 @@ def standings_context(event: Event) -> dict:
 
 def event_detail(request, pk: int):
     event = get_object_or_404(public_events(), pk=pk)
-    context = standings_context(event)
+    # The event's sessions are read once, for the standings, the tables and the money.
+    read = session_results(event, visibility=policy.public())
+    context = standings_context(event, results=read)
     if request.GET.get("fragment") == "standings":
         return render(request, "pages/_standings.html", context)
     maumau = event.game == "maumau"
@@ -94,16 +98,19 @@ def event_detail(request, pk: int):
             ))
         )
     )
-    results = {result.session.pk: result for result in session_results(event, visibility=policy.public())}
-    money_document = event_money(event, visibility=policy.public()) if maumau else {"cents": {}, "series": []}
+    results = {result.session.pk: result for result in read}
+    money_document = (event_money(event, visibility=policy.public(), results=read) if maumau
+                      else {"cents": {}, "series": []})
 
     player_ids = set()
     for series in money_document["series"]:
         player_ids |= {t["from"] for t in series["transfers"]} | {t["to"] for t in series["transfers"]}
     players = {p.pk: p for p in Player.objects.filter(pk__in=player_ids)}
+    table_numbers = {}
     for round_ in rounds:
         for table in round_.tables.all():
             players.update({seat.player_id: seat.player for seat in table.seats.all()})
+            table_numbers[table.pk] = table.number
     names = distinct_names({pk: p.public_name for pk, p in players.items()}, player_clubs(players))
 
     round_views = []
@@ -137,7 +144,7 @@ def event_detail(request, pk: int):
     for series in money_document["series"]:
         series_views.append({
             "session": series["session"], "round": series["round"],
-            "table": Table.objects.filter(pk=series["table"]).values_list("number", flat=True).first(),
+            "table": table_numbers.get(series["table"]),
             "transfers": [
                 {"id": t["id"], "payer": players.get(t["from"]), "payee": players.get(t["to"]),
                  "payer_name": names.get(t["from"]), "payee_name": names.get(t["to"]),
@@ -175,10 +182,15 @@ def leaderboard_page(request, game: str):
         club = next((c for c in clubs if c.pk == wanted), None)
         if club is None:
             raise Http404(_("No such club."))
-    rows = leaderboard(game=game, club=club.pk if club else None)
+    # A page of the board at a time: two queries (the count and the page), whatever its size.
+    rows = Paginator(leaderboard(game=game, club=club.pk if club else None), LEADERBOARD_PAGE)
+    rows = rows.get_page(request.GET.get("page"))
     return render(request, "pages/leaderboard.html", {
         "game": GAMES[game], "games": games(), "clubs": clubs, "club": club, "rows": rows,
     })
+
+
+LEADERBOARD_PAGE = 100
 
 
 def _local_date(moment) -> str:
@@ -211,21 +223,19 @@ def player_detail(request, pk: int):
         public_events().filter(rounds__in=policy.public().rounds(), rounds__tables__seats__player=player)
         .distinct().order_by("-starts_on", "name", "id")
     )
+    # His own sessions only (from his seats), whatever else the events hold.
     seated: dict[int, list] = defaultdict(list)
-    for event in events:
-        for result in session_results(event, visibility=policy.public()):
-            if player.pk not in result.players:
-                continue
-            seat = result.players.index(player.pk)
-            own = result.totals[seat] if result.hands else None
-            place = 1 + sum(total > own for total in result.totals) if own is not None else None
-            session = result.session
-            seated[event.pk].append({
-                "session": session, "round": session.table.round.number, "table": session.table.number,
-                "status": session.get_status_display(), "hands": result.hands,
-                "total": number(own) if own is not None else "–",
-                "place": place, "of": len(result.players),
-            })
+    for result in player_session_results(player, visibility=policy.public()):
+        seat = result.players.index(player.pk)
+        own = result.totals[seat] if result.hands else None
+        place = 1 + sum(total > own for total in result.totals) if own is not None else None
+        session = result.session
+        seated[session.table.round.event_id].append({
+            "session": session, "round": session.table.round.number, "table": session.table.number,
+            "status": session.get_status_display(), "hands": result.hands,
+            "total": number(own) if own is not None else "–",
+            "place": place, "of": len(result.players),
+        })
     event_views = [
         {"event": event, "game_name": GAMES[event.game].name, "sessions": seated[event.pk],
          "session_word": session_word(event.game)}

@@ -23,7 +23,7 @@ def _hand_result(game: str, players: int, rng: random.Random) -> dict:
 def play_table(table, *, rng: random.Random, finished_at: datetime.datetime, hands: int | None = None):
     """A finished session of ``table`` with stored hands (a Maumau series settled in transfers)."""
     from tournaments.models import Hand
-    from tournaments.results import maumau_settlement, session_rules
+    from tournaments.results import maumau_settlement, session_rules, session_totals
     from tournaments.models import Session, Transfer
 
     event = table.round.event
@@ -38,8 +38,11 @@ def play_table(table, *, rng: random.Random, finished_at: datetime.datetime, han
                             result=_hand_result(event.game, len(seats), rng))
         for number in range(1, count + 1)
     ]
+    # Finished as tournaments.results leaves a session: its totals kept, marked for the pool.
     session.status, session.finished_at = Session.Status.FINISHED, finished_at
-    session.save(update_fields=["status", "finished_at"])
+    session.totals, session.hand_count = session_totals(session_rules(session), stored), len(stored)
+    session.rating_dirty_at = finished_at
+    session.save(update_fields=["status", "finished_at", "totals", "hand_count", "rating_dirty_at"])
     if event.game == "maumau":
         for transfer in maumau_settlement(session_rules(session), stored)["transfers"]:
             Transfer.objects.create(session=session, payer_id=seats[transfer["from"]],

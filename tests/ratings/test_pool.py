@@ -34,7 +34,19 @@ def finish_session(table, scores_per_hand, minutes, status="finished"):
     for number, scores in enumerate(scores_per_hand, start=1):
         Hand.objects.create(session=session, number=number, dealer=(number - 1) % len(scores),
                             record={"game": "lut", "summary": {}}, result={"scores": scores})
+    keep_result(session)
     return session
+
+
+def keep_result(session):
+    """What tournaments.results does with every hand: the session's totals kept, and the session
+    marked for the pool."""
+    from tournaments.results import session_rules, session_totals
+
+    hands = list(session.hands.order_by("number"))
+    session.totals, session.hand_count = session_totals(session_rules(session), hands), len(hands)
+    session.rating_dirty_at = timezone.now()
+    session.save(update_fields=["totals", "hand_count", "rating_dirty_at"])
 
 
 def seats(table):
@@ -129,6 +141,7 @@ def test_a_corrected_past_session_is_rerated_from_there_and_equals_a_recompute(l
     hand = third.hands.get(number=1)
     hand.result = {"scores": [s + 20 * (i == 3) for i, s in enumerate(hand.result["scores"])]}
     hand.save()
+    keep_result(third)
     result = pool_sync("lut")
     assert result["rolled_back"] == len(sessions) - 2
     assert result["rated"] == len(sessions) - 2

@@ -9,7 +9,7 @@ import pytest
 from tests.api.play import next_record
 from tests.conftest import client_for
 
-from .conftest import HELD_MARK, SECRET_NAME, play
+from .conftest import HELD_MARK, SECRET_NAME
 from .test_role_matrix import database_state
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,6 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from tests.conftest import client_for
 
-from .conftest import play
-
 pytestmark = pytest.mark.django_db
 
 WRITES = ("post", "put", "patch", "delete")

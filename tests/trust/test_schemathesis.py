@@ -11,8 +11,6 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 
-from tests.conftest import client_for  # noqa: F401 - the world fixture's roles
-
 pytestmark = [pytest.mark.django_db]
 
 EXAMPLES = 8

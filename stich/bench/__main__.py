@@ -1,0 +1,388 @@
+"""``python -m stich.bench``: the service at a club's first evenings and after years of history.
+
+    DATABASE_URL=postgres://... REDIS_URL=redis://... python -m stich.bench [--flush] [--quick]
+
+Loads into the configured database (empty, or emptied with ``--flush``), in one run:
+
+- **small**: a generated league of 1,000 finished sessions with 2,000 hands (100 of Mü, the pool
+  measured, and 900 of Mit List und Tücke), a real Mü evening played hand by hand through the
+  services (3 rounds of 8 tables), and 2,000 players;
+- **large**: the same plus 114,000 Mü sessions with about 200,000 hands (``--large-sessions``;
+  ``--quick`` loads 10,000).
+
+At each scale a gunicorn of the project (DEBUG off, ``--workers``, persistent connections) serves
+the reads of issue 17's table, timed over HTTP (p50 of ``--repeats``) and counted in queries
+in-process, and, with ``REDIS_URL``, a live Celery worker rates finished sessions: the time from
+the response to a session's last hand to its pool entry (p95 of ``--sessions-timed``). Without
+``REDIS_URL`` the sync runs in-process and that time is the sync's. At the large scale, 32 clients
+(``--clients``) each submit hands to a table of their own for ``--duration`` seconds, against a
+bare DRF endpoint of the same server; last, the web workers' peak memory.
+
+Ratios are measured in one run: machines are noisy.
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CLUB = "Bench club"
+PLAYERS = 2000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m stich.bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--flush", action="store_true", help="empty the configured database first")
+    parser.add_argument("--quick", action="store_true", help="a large scale of 10,000 sessions, shorter runs")
+    parser.add_argument("--large-sessions", type=int, default=114_000)
+    parser.add_argument("--repeats", type=int, default=30, help="requests per read and scale")
+    parser.add_argument("--sessions-timed", type=int, default=20, choices=range(1, 42), metavar="1-41",
+                        help="finished sessions timed per scale")
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--duration", type=float, default=15.0, help="seconds per throughput run")
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (deploy/compose.yaml: 3)")
+    args = parser.parse_args()
+    if args.quick:
+        args.large_sessions, args.repeats, args.sessions_timed, args.duration = 10_000, 15, 10, 8.0
+
+    # Always the benchmark's settings (the project's, with the bare endpoint): importing the
+    # package ``stich`` has set the project's own as a default already (stich/celery.py).
+    os.environ["DJANGO_SETTINGS_MODULE"] = "stich.bench.settings"
+    os.environ.setdefault("SECRET_KEY", "bench-only-not-secret")
+    os.environ["DEBUG"] = "0"
+    os.environ["ALLOWED_HOSTS"] = "127.0.0.1,localhost,testserver"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from tournaments.models import Club
+
+    call_command("migrate", verbosity=0)
+    if Club.objects.exists():
+        if not args.flush:
+            sys.exit("the configured database holds clubs; pass --flush to empty it (everything is deleted)")
+        call_command("flush", interactive=False, verbosity=0)
+
+    bench = Bench(args)
+    rows = {}
+    try:
+        bench.load_small()
+        rows["small"] = bench.measure("small")
+        bench.load_large()
+        rows["large"] = bench.measure("large")
+        throughput = bench.throughput()
+        rss = bench.server.peak_rss_mib()
+    finally:
+        bench.stop()
+    report(rows, throughput, rss, bench)
+
+
+class Bench:
+    def __init__(self, args) -> None:
+        self.args = args
+        self.rng = random.Random(17)
+        self.server: Server | None = None
+        self.worker: subprocess.Popen | None = None
+        self.hands = {"small": 0, "large": 0}
+        self.sessions = {"small": 0, "large": 0}
+        self.pool = {}
+
+    # --- loading -------------------------------------------------------------------------------
+
+    def load_small(self) -> None:
+        from ratings.bench import generate_league
+        from ratings.management.commands.load_league import create_players, write_league
+        from ratings.services import pool_sync
+        from tournaments.models import Club, Event
+
+        self.club = Club.objects.create(name=CLUB)
+        self.people = create_players(self.club, PLAYERS)
+        _, mu = generate_league(players=PLAYERS, sessions=100, seed=1)
+        _, lut = generate_league(players=PLAYERS, sessions=900, seed=2)
+        write_league(mu, people=self.people, club=self.club, game="mu", name="Mü history", hands_of=lambda i: 2)
+        write_league(lut, people=self.people, club=self.club, game="lut", name="LuT history", hands_of=lambda i: 2)
+        self.evening = Event.objects.create(club=self.club, name="Bench evening", game="mu", published=True,
+                                            mu_fixed_deals=6)
+        self.timed = Event.objects.create(club=self.club, name="Bench timed sessions", game="mu", published=True,
+                                          mu_fixed_deals=6)
+        self.play_evening()
+        for game in ("mu", "lut"):
+            pool_sync(game)
+        analyse()
+
+    def play_evening(self) -> None:
+        """Three rounds of eight tables, every hand through ``results.hand_submit``."""
+        from ratings.management.commands.load_league import create_players
+        from tournaments.models import Round
+        from tournaments.results import hand_submit
+        from tournaments.services import table_create
+
+        # Players of this evening only: the player page read shows the same at both scales.
+        players = create_players(self.club, 32, prefix="Evening player")
+        for number in range(1, 4):
+            round_ = Round.objects.create(event=self.evening, number=number)
+            order = players[:]
+            self.rng.shuffle(order)
+            for index in range(8):
+                table = table_create(round_=round_, number=index + 1, players=order[4 * index:4 * index + 4], by_user=None)
+                for hand in range(6):
+                    hand_submit(table=table, record=mu_record(self.rng, hand % 4))
+        self.player = players[0]
+
+    def load_large(self) -> None:
+        from ratings.bench import generate_league
+        from ratings.management.commands.load_league import write_league
+        from ratings.services import pool_sync
+
+        self.stop()
+        started = time.perf_counter()
+        _, mu = generate_league(players=PLAYERS, sessions=self.args.large_sessions, seed=3)
+        # About 200,000 hands over 115,000 sessions: two hands for three sessions of four.
+        write_league(mu, people=self.people, club=self.club, game="mu", name="Mü years", hands_of=lambda i: 1 if i % 4 == 0 else 2)
+        print(f"large league written in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+        started = time.perf_counter()
+        pool_sync("mu")
+        print(f"large pool rated in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+        analyse()
+
+    # --- measuring -----------------------------------------------------------------------------
+
+    def measure(self, scale: str) -> dict:
+        from django.db import connection
+        from django.test import Client
+        from django.test.utils import CaptureQueriesContext
+
+        from ratings.models import PoolEntry
+        from tournaments.models import Hand, Session
+
+        self.hands[scale] = Hand.objects.count()
+        self.sessions[scale] = Session.objects.count()
+        self.pool[scale] = PoolEntry.objects.filter(game="mu").count()
+        self.start()
+        reads = {
+            "standings": f"/api/v1/events/{self.evening.pk}/standings/",
+            "event page": f"/events/{self.evening.pk}/",
+            "player page": f"/players/{self.player.pk}/",
+            "leaderboard API": "/api/v1/ratings/leaderboard/?game=mu",
+            "leaderboard page": "/leaderboard/mu/",
+        }
+        result = {}
+        client = Client()
+        for name, url in reads.items():
+            times = []
+            for _ in range(self.args.repeats):
+                started = time.perf_counter()
+                status, _ = self.server.request("GET", url)
+                times.append(time.perf_counter() - started)
+                assert status == 200, (url, status)
+            with CaptureQueriesContext(connection) as captured:
+                assert client.get(url).status_code == 200
+            result[name] = (statistics.median(times), len(captured))
+        result["finished session → pool (p95)"] = (self.rating_latency(scale), None)
+        return result
+
+    def rating_latency(self, scale: str) -> float:
+        """From the response to a session's last hand to the session's pool entry."""
+        from ratings.models import PoolEntry
+        from ratings.services import pool_sync
+        from tournaments.models import Round, Session
+        from tournaments.services import table_create
+
+        round_ = Round.objects.create(event=self.timed, number=len(self.pool))
+        if self.worker is not None:
+            # The worker's first task loads the compiled rater (ratings/league.py); time the steady state.
+            from ratings.tasks import pool_sync as task
+
+            task.delay("mu").get(timeout=300)
+        times = []
+        for number in range(self.args.sessions_timed):
+            seated = self.people[4 * number:4 * number + 4]  # once per round
+            table = table_create(round_=round_, number=number + 1, players=seated, by_user=None)
+            for hand in range(6):
+                status, body = self.server.request("POST", f"/api/v1/tables/{table.pk}/hands/", mu_record(self.rng, hand % 4),
+                                                   {"X-Scorer-Token": table.scorer_token})
+                assert status == 201, body
+            finished = time.perf_counter()
+            session = Session.objects.get(table=table)
+            if self.worker is None:
+                pool_sync("mu")
+            while not PoolEntry.objects.filter(session=session).exists():
+                time.sleep(0.002)
+                if time.perf_counter() - finished > 120:
+                    raise RuntimeError("no pool entry after 120 s: is the worker running?")
+            times.append(time.perf_counter() - finished)
+        times.sort()
+        return times[max(0, round(0.95 * len(times)) - 1)]
+
+    def throughput(self) -> dict:
+        """Hand submissions against the bare endpoint: ``--clients`` threads, a table each."""
+        from tournaments.models import Event, Round
+        from tournaments.services import table_create
+
+        event = Event.objects.create(club=self.club, name="Bench throughput", game="mu", published=True,
+                                     mu_fixed_deals=1_000_000)
+        round_ = Round.objects.create(event=event, number=1)
+        players = self.people[200:200 + 4 * self.args.clients]
+        tables = [table_create(round_=round_, number=n + 1, players=players[4 * n:4 * n + 4], by_user=None)
+                  for n in range(self.args.clients)]
+        records = [[mu_record(self.rng, dealer) for _ in range(50)] for dealer in range(4)]
+        bare = self.load(lambda client, n: ("/bench/bare/", records[n % 4][n % 50], {}))
+        hands = self.load(lambda client, n: (f"/api/v1/tables/{tables[client].pk}/hands/", records[n % 4][n % 50],
+                                             {"X-Scorer-Token": tables[client].scorer_token}))
+        return {"bare": bare, "hands": hands}
+
+    def load(self, next_request) -> dict:
+        deadline = time.perf_counter() + self.args.duration
+        latencies: list[list[float]] = [[] for _ in range(self.args.clients)]
+        errors = [0] * self.args.clients
+
+        def client(index: int) -> None:
+            number = 0
+            while time.perf_counter() < deadline:
+                url, body, headers = next_request(index, number)
+                started = time.perf_counter()
+                try:
+                    status, _ = self.server.request("POST", url, body, headers)
+                except OSError:
+                    status = 0
+                latencies[index].append(time.perf_counter() - started)
+                if status == 201:
+                    number += 1
+                else:
+                    errors[index] += 1
+
+        started = time.perf_counter()
+        threads = [threading.Thread(target=client, args=(index,)) for index in range(self.args.clients)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        elapsed = time.perf_counter() - started
+        every = sorted(t for client_times in latencies for t in client_times)
+        return {"per_second": len(every) / elapsed, "p50": every[len(every) // 2],
+                "p99": every[min(len(every) - 1, int(0.99 * len(every)))], "errors": sum(errors), "requests": len(every)}
+
+    # --- processes -----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self.server = Server(self.args.workers)
+        if os.environ.get("REDIS_URL"):
+            self.worker = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "stich", "worker", "--pool=solo", "--loglevel=WARNING",
+                 "--without-gossip", "--without-mingle", "--hostname", f"bench-{os.getpid()}@%h"],
+                cwd=ROOT, env=os.environ.copy(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )
+            time.sleep(4.0)  # the worker connects to the broker
+        self.server.wait()
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
+        if self.worker is not None:
+            self.worker.send_signal(signal.SIGTERM)
+            self.worker.wait(timeout=60)
+            self.worker = None
+
+
+class Server:
+    """gunicorn from this environment on a free loopback port, DEBUG off."""
+
+    def __init__(self, workers: int) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "stich.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
+             "--workers", str(workers), "--backlog", "2048", "--log-level", "warning"],
+            cwd=ROOT, env=os.environ.copy(),
+        )
+        self.peak = {}
+
+    def wait(self) -> None:
+        for _ in range(300):
+            try:
+                if self.request("GET", "/healthz")[0] in (200, 503):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("gunicorn did not start")
+
+    def request(self, method: str, url: str, body=None, headers: dict | None = None) -> tuple[int, bytes]:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        try:
+            payload = None if body is None else json.dumps(body)
+            connection.request(method, url, payload, {"Content-Type": "application/json", **(headers or {})})
+            response = connection.getresponse()
+            return response.status, response.read()
+        finally:
+            connection.close()
+
+    def workers(self) -> list[int]:
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        return [int(pid) for pid in children.read_text().split()] if children.exists() else []
+
+    def peak_rss_mib(self) -> float | None:
+        """The largest peak resident size (VmHWM) of the web workers, in MiB (Linux)."""
+        peaks = []
+        for pid in self.workers():
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    peaks.append(int(line.split()[1]) / 1024)
+        return max(peaks) if peaks else None
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=60)
+
+
+def analyse() -> None:
+    """Fresh planner statistics after a bulk load, as autovacuum would gather them soon after."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+
+
+def mu_record(rng: random.Random, dealer: int) -> dict:
+    from games.simulate.mu import random_record
+
+    return random_record(rng, 4, dealer=dealer)
+
+
+def report(rows: dict, throughput: dict, rss: float | None, bench: Bench) -> None:
+    small, large = rows["small"], rows["large"]
+    print(f"\nscales: small {bench.hands['small']:,} hands / {bench.sessions['small']:,} sessions (Mü pool "
+          f"{bench.pool['small']:,}); large {bench.hands['large']:,} hands / {bench.sessions['large']:,} sessions "
+          f"(Mü pool {bench.pool['large']:,}); gunicorn --workers {bench.args.workers}, DEBUG off; "
+          f"{'live Celery worker' if os.environ.get('REDIS_URL') else 'in-process sync'}\n")
+    print(f"| what (p50 unless said) | small | large | ratio | queries small / large |")
+    print("|---|---|---|---|---|")
+    for name in small:
+        (a, qa), (b, qb) = small[name], large[name]
+        queries = f"{qa} / {qb}" if qa is not None else ""
+        print(f"| {name} | {a * 1000:.1f} ms | {b * 1000:.1f} ms | {b / a:.2f}× | {queries} |")
+    bare, hands = throughput["bare"], throughput["hands"]
+    print(f"\nhand submission, {bench.args.clients} clients, {bench.args.duration:.0f} s each (large scale):")
+    for name, run in (("bare DRF", bare), ("hand submission", hands)):
+        print(f"  {name}: {run['per_second']:.0f} req/s, p50 {run['p50'] * 1000:.0f} ms, p99 {run['p99'] * 1000:.0f} ms, "
+              f"{run['errors']} errors of {run['requests']}")
+    print(f"  hand submission / bare: {hands['per_second'] / bare['per_second'] * 100:.0f} %")
+    print(f"web worker peak RSS: {rss:.0f} MiB" if rss else "web worker peak RSS: unknown (not Linux)")
+
+
+if __name__ == "__main__":
+    main()

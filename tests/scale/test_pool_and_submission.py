@@ -1,0 +1,164 @@
+"""A new session costs the pool what the session is, not what the pool holds; hand submission
+locks the table only and runs a bounded number of statements."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.core.management import call_command
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from tests.api.play import next_record
+from tests.conftest import client_for
+
+
+def stored(game):
+    from ratings.models import Rating
+
+    return {r.player_id: (r.mu, r.sigma, r.sessions, r.displayed, r.trend) for r in Rating.objects.filter(game=game)}
+
+
+def finish_one(world, number, rng, players=None):
+    """A new LuT session, played through the API to its end."""
+    from tournaments.models import Round
+    from tournaments.services import table_create
+
+    event = world.events["lut"]
+    round_ = Round.objects.create(event=event, number=100 + number)
+    table = table_create(round_=round_, number=1, players=players or rng.sample(world.players, 4), by_user=None)
+    client = client_for(world.organiser)
+    session = None
+    while session is None or session["status"] == "open":
+        response = client.post(f"/api/v1/tables/{table.pk}/hands/", next_record("lut", rng, 4, session), format="json")
+        assert response.status_code == 201, response.content
+        session = response.json()["session"]
+    return table.sessions.get()
+
+
+def sync_queries(game):
+    from ratings.services import pool_sync
+
+    with CaptureQueriesContext(connection) as captured:
+        result = pool_sync(game)
+    return result, len(captured)
+
+
+@pytest.mark.django_db
+def test_a_new_session_reads_and_writes_only_its_players_whatever_the_pool(world):
+    from ratings.models import PoolEntry, RatingHistory
+
+    call_command("load_league", "--players", "40", "--sessions", "300", "--game", "lut", "--no-progress",
+                 stdout=open("/dev/null", "w"))
+    rng = random.Random("pool")
+    for number in range(3):  # everyone rated once (a new player's rating is created, not updated)
+        finish_one(world, 10 + number, rng, players=world.players[4 * number:4 * number + 4])
+    sync_queries("lut")  # the first sync compares everything
+    costs = []
+    for number in range(3):
+        if number == 2:  # a pool three times as large: a league loaded later (late sessions)
+            call_command("load_league", "--players", "40", "--sessions", "600", "--game", "lut", "--no-progress",
+                         "--club", "Second league", "--seed", "3", stdout=open("/dev/null", "w"))
+            assert sync_queries("lut")[0]["pool"] > 900
+        session = finish_one(world, number, rng)
+        size = PoolEntry.objects.filter(game="lut").count()
+        result, count = sync_queries("lut")
+        assert result == {"game": "lut", "rolled_back": 0, "rated": 1, "pool": size + 1}
+        assert PoolEntry.objects.get(session=session).position == size
+        assert RatingHistory.objects.filter(session=session).count() == 4
+        costs.append(count)
+        again, _ = sync_queries("lut")
+        assert again["rated"] == again["rolled_back"] == 0
+    assert costs[0] == costs[1] == costs[2], costs
+    incremental = stored("lut")
+    call_command("recompute_ratings", "--game", "lut", "--no-progress", stdout=open("/dev/null", "w"))
+    assert stored("lut") == incremental
+
+
+@pytest.mark.django_db
+def test_corrections_late_sessions_and_released_rounds_equal_a_recompute(world):
+    """The fall-backs: each leaves the numbers of a recompute from scratch."""
+    from ratings.models import PoolEntry
+    from ratings.services import pool_sync
+    from tournaments.models import Hand, Session
+    from tournaments.results import hand_void, session_abandon
+    from tournaments.services import round_set_results_held
+
+    rng = random.Random("fallbacks")
+    sessions = [finish_one(world, number, rng) for number in range(4)]
+    pool_sync("lut")
+    # A correction of the second session re-rates from there.
+    hand = Hand.objects.filter(session=sessions[1]).order_by("number").first()
+    hand_void(hand=hand, by_user=world.organiser, reason="misdeal")
+    assert sessions[1].__class__.objects.get(pk=sessions[1].pk).status == Session.Status.FINISHED
+    result = pool_sync("lut")
+    assert (result["rolled_back"], result["rated"]) == (3, 3)
+    # A late session: finished before the last ones, synced after them.
+    late = finish_one(world, 9, rng)
+    between = sessions[1].finished_at + (sessions[2].finished_at - sessions[1].finished_at) / 2
+    Session.objects.filter(pk=late.pk).update(finished_at=between, rating_dirty_at=timezone.now())
+    result = pool_sync("lut")
+    assert (result["rolled_back"], result["rated"]) == (2, 3)
+    # A held round leaves the pool, a released one comes back; an abandoned session leaves.
+    held = sessions[0].table.round
+    round_set_results_held(round_=held, held=True, by_user=world.organiser)
+    assert pool_sync("lut")["pool"] == 4
+    round_set_results_held(round_=held, held=False, by_user=world.organiser)
+    assert pool_sync("lut")["pool"] == 5
+    session_abandon(session=sessions[3], by_user=world.organiser, reason="left")
+    assert pool_sync("lut")["pool"] == 4
+    assert not PoolEntry.objects.filter(session=sessions[3]).exists()
+    incremental = stored("lut")
+    call_command("recompute_ratings", "--game", "lut", "--no-progress", stdout=open("/dev/null", "w"))
+    assert stored("lut") == incremental
+
+
+@pytest.mark.django_db
+def test_a_hand_runs_a_bounded_number_of_statements(world):
+    """The statements of one submission in the middle of a session (with an Idempotency-Key):
+    the table (read, then locked with its seat count), the key, the session, its hands, the hand,
+    its version, the session's totals, the receipt; no seat count again, no second read."""
+    table = world.events["mu"].rounds.get().tables.first()
+    client = client_for()
+    rng = random.Random("statements")
+    url = f"/api/v1/tables/{table.pk}/hands/"
+    session = None
+    for number in range(3):
+        record = next_record("mu", rng, 4, session)
+        with CaptureQueriesContext(connection) as captured:
+            response = client.post(url, record, format="json", HTTP_X_SCORER_TOKEN=table.scorer_token,
+                                   HTTP_IDEMPOTENCY_KEY=f"hand-{number}")
+        assert response.status_code == 201, response.content
+        session = response.json()["session"]
+    statements = [q["sql"] for q in captured if not q["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
+    assert len(statements) <= 10, "\n".join(statements)
+    assert sum("COUNT(" in sql.upper() for sql in statements) == 1
+    assert sum('FROM "games_hand"' in sql and "SELECT" in sql for sql in statements) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_only_the_table_row_is_locked(world):
+    """While a submission holds its table, the round, the event and the event's other tables are
+    free (PostgreSQL: another connection takes their locks at once)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks as PostgreSQL takes them")
+    import psycopg
+
+    from tournaments.results import _lock_table
+
+    round_ = world.events["mu"].rounds.get()
+    table, other = round_.tables.order_by("number")[:2]
+    settings = connection.settings_dict
+    with transaction.atomic():
+        _lock_table(table.pk)
+        with psycopg.connect(host=settings["HOST"], port=settings["PORT"] or 5432, user=settings["USER"],
+                             password=settings["PASSWORD"] or None, dbname=settings["NAME"], autocommit=False) as other_connection:
+            cursor = other_connection.cursor()
+            for sql, pk in (('SELECT 1 FROM "tournaments_round" WHERE id = %s FOR UPDATE NOWAIT', round_.pk),
+                            ('SELECT 1 FROM "tournaments_event" WHERE id = %s FOR UPDATE NOWAIT', round_.event_id),
+                            ('SELECT 1 FROM "tournaments_table" WHERE id = %s FOR UPDATE NOWAIT', other.pk)):
+                assert cursor.execute(sql, [pk]).fetchone() == (1,)
+            with pytest.raises(psycopg.errors.LockNotAvailable):
+                cursor.execute('SELECT 1 FROM "tournaments_table" WHERE id = %s FOR UPDATE NOWAIT', [table.pk])
+            other_connection.rollback()
