@@ -369,7 +369,7 @@ def report(rows: dict, throughput: dict, rss: float | None, bench: Bench) -> Non
           f"{bench.pool['small']:,}); large {bench.hands['large']:,} hands / {bench.sessions['large']:,} sessions "
           f"(Mü pool {bench.pool['large']:,}); gunicorn --workers {bench.args.workers}, DEBUG off; "
           f"{'live Celery worker' if os.environ.get('REDIS_URL') else 'in-process sync'}\n")
-    print(f"| what (p50 unless said) | small | large | ratio | queries small / large |")
+    print("| what (p50 unless said) | small | large | ratio | queries small / large |")
     print("|---|---|---|---|---|")
     for name in small:
         (a, qa), (b, qb) = small[name], large[name]

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET
 from games.rules import mu
 
 from .. import policy, results
-from ..models import Round, Seat, Session, Table
+from ..models import Seat, Session, Table
 from ..progress import SessionRules
 from .qr import qr_svg
 
