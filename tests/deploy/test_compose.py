@@ -28,11 +28,17 @@ def test_compose_file_is_valid_and_runs_the_whole_service(tmp_path):
     result = compose_config(tmp_path, (DEPLOY / "compose.yaml").read_text())
     assert result.returncode == 0, result.stderr
     services = yaml.safe_load(result.stdout)["services"]
-    assert set(services) == {"web", "worker", "beat", "db", "redis"}
-    web = " ".join(services["web"]["command"] if isinstance(services["web"]["command"], list) else [services["web"]["command"]])
-    # gunicorn's process manager with uvicorn workers: the ASGI application, WebSockets included.
-    assert "gunicorn stich.asgi:application -k uvicorn_worker.UvicornWorker" in web
-    for name in ("web", "worker", "beat"):
+    assert set(services) == {"web", "live", "worker", "beat", "db", "redis"}
+
+    def command(name):
+        value = services[name]["command"]
+        return " ".join(value if isinstance(value, list) else [value])
+
+    # HTTP through WSGI (persistent connections); the live pages' WebSockets through ASGI.
+    assert "gunicorn stich.wsgi:application" in command("web")
+    assert "gunicorn stich.asgi:application -k uvicorn_worker.UvicornWorker" in command("live")
+    assert services["live"]["environment"]["CONN_MAX_AGE"] == "0"
+    for name in ("web", "live", "worker", "beat"):
         environment = services[name]["environment"]
         assert environment["DATABASE_URL"].startswith("postgres://")
         assert environment["REDIS_URL"].startswith("redis://")

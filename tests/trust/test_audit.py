@@ -23,6 +23,12 @@ def _admin(w):
     return browser
 
 
+def _page(user):
+    browser = Client()
+    browser.force_login(user)
+    return browser
+
+
 def _import(w):
     from tournaments.exchange import import_lines, export_text
     from tournaments import policy
@@ -61,6 +67,20 @@ def cases(w):
         return _api(w.club_organiser).patch(f"/api/v1/players/{w.players[3].pk}/", {"clubs": [w.club.pk]},
                                             format="json")
 
+    def check_out():
+        from tournaments import services
+
+        services.player_check_in(event=mu, player=w.players[4], by_user=w.organiser)
+        return _page(w.organiser).post(f"/console/events/{mu.pk}/players/{w.players[4].pk}/attendance/",
+                                       {"present": "0"})
+
+    def plan():
+        from tournaments import services
+
+        for player in w.players[:8]:
+            services.player_check_in(event=w.empty_event, player=player, by_user=w.organiser)
+        return _page(w.organiser).post(f"/console/events/{w.empty_event.pk}/plan/", {"rounds": 2})
+
     replacement = next_record("mu", random.Random(21), 4, None, hand.dealer)
     return {
         "club_created": (lambda: _api(w.staff).post("/api/v1/clubs/", {"name": "Neuer Club"}, format="json"),
@@ -78,6 +98,11 @@ def cases(w):
             f"/api/v1/players/{w.players[2].pk}/", {"clubs": [w.club.pk, w.empty_club.pk]}, format="json"),
             "club_organiser", "player", None, "api"),
         "player_left_club": (left, "club_organiser", "player", None, "api"),
+        "player_checked_in": (lambda: _page(w.organiser).post(
+            f"/console/events/{mu.pk}/players/{w.players[4].pk}/attendance/", {"present": "1"}),
+            "organiser", "player", None, "page"),
+        "player_checked_out": (check_out, "organiser", "player", None, "page"),
+        "draw_planned": (plan, "organiser", "event", None, "page"),
         "player_anonymised": (lambda: _admin(w).post(f"/admin/tournaments/player/{w.players[11].pk}/delete/",
                                                      {"post": "yes"}), "root", "player", None, "admin"),
         "event_created": (lambda: _api(w.club_organiser).post("/api/v1/events/", {"club": w.club.pk, "name": "Cup",

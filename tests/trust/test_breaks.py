@@ -158,7 +158,9 @@ def test_8_the_demo_loader_goes_through_the_services(db):
     call_command("load_demo")
     held = Round.objects.get(results_held=True)
     assert AuditEntry.objects.filter(action="round_held", object_id=held.pk, via="command").exists()
-    assert AuditEntry.objects.filter(action="event_created", via="command").count() == 3
+    from tournaments.models import Event
+
+    assert AuditEntry.objects.filter(action="event_created", via="command").count() == Event.objects.count() >= 3
 
 
 def test_9_the_drawn_first_dealer_is_stored_and_checked(trust):

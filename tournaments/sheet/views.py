@@ -138,7 +138,7 @@ def _config(table: Table, names: list[str], *, token: str | None, running_url: s
         "submit": reverse("table-hands", args=[table.pk]), "validate": reverse("records-validate"),
         "running": running_url, "confirm": reverse("hand-confirm", args=[0]), "dispute": reverse("hand-dispute", args=[0]),
         "token": token, "seat": seat, "confirm_hands": event.confirm_hands,
-        "hand_size": mu.HAND_SIZE.get(players), "points": mu.POINTS_IN_PLAY.get(players),
+        "hand_size": mu.HAND_SIZE.get(players), "points": (mu.VARIANTS[players].points_in_play if players in mu.VARIANTS else None),
         "storage": f"stich-sheet-{table.pk}",
     }
 
