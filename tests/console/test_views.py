@@ -92,7 +92,7 @@ def test_the_same_ranking_twice_is_refused(world):
         "club": world.club.pk, "name": "Twice", "game": "mu", "mu_target_score": 200,
         "maumau_games_per_series": 8, "maumau_stake_cents": 10, "metric_1": "wins", "metric_2": "wins",
     })
-    assert response.status_code == 200 and "only once" in response.content.decode()
+    assert response.status_code == 400 and "only once" in response.content.decode()
 
 
 def test_club_organisers_add_organisers(world, evening):

@@ -64,6 +64,11 @@ def _organised_clubs(request):
     return clubs if request.user.is_staff else clubs.filter(organisers=request.user)
 
 
+def _form_status(request) -> int:
+    """A form shown again after a POST was refused (invalid, or the service said no): 400."""
+    return 400 if request.method == "POST" else 200
+
+
 def _refused(request, error: DomainError) -> None:
     text = error.message
     if isinstance(error, RecordRejected):
@@ -116,7 +121,7 @@ def event_new(request):
         else:
             messages.success(request, _("Event created. It is not public yet: publish it when it is ready."))
             return redirect("console:event", event.pk)
-    return render(request, "console/event_form.html", {"form": form, "event": None})
+    return render(request, "console/event_form.html", {"form": form, "event": None}, status=_form_status(request))
 
 
 @login_required
@@ -136,7 +141,7 @@ def event_edit(request, pk: int):
         else:
             messages.success(request, _("Event saved."))
             return redirect("console:event", event.pk)
-    return render(request, "console/event_form.html", {"form": form, "event": event})
+    return render(request, "console/event_form.html", {"form": form, "event": event}, status=_form_status(request))
 
 
 def _rules_in_words(event: Event) -> list[str]:
@@ -265,7 +270,7 @@ def players(request, pk: int):
         "event": event, "rows": rows, "form": form, "query": query, "present": present,
         "duplicate_of": duplicate_of, "club": event.club,
         "may_add": any(policy.may(request.user, "add_player_to_club", club) for club in clubs),
-    })
+    }, status=_form_status(request) if duplicate_of is None else 200)
 
 
 @login_required
@@ -498,7 +503,8 @@ def plan(request, pk: int):
         else:
             messages.success(request, _("The rounds are planned. Publish each round when it starts."))
             return redirect("console:schedule", event.pk)
-    return render(request, "console/plan.html", {"event": event, "form": form, "present": len(present)})
+    return render(request, "console/plan.html", {"event": event, "form": form, "present": len(present)},
+                  status=_form_status(request))
 
 
 @login_required
