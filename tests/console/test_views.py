@@ -262,3 +262,27 @@ def test_all_rounds_are_planned_at_once_for_a_fixed_roster(world, evening):
     schedule = client.get(f"/console/events/{evening.pk}/schedule/").content.decode()
     assert schedule.count("Table 1") == 3 and "Player 00" in schedule
     assert audit("draw_planned").get().via == "page"
+
+
+def test_the_board_shows_a_table_waiting_for_confirmation(world):
+    """A hand entered by one seat of an event with second-player confirmation: the board says the
+    table waits for a confirmation, and no longer once another seat confirmed."""
+    import random
+
+    from tests.api.play import next_record
+    from tournaments import results
+    from tournaments.console.views import board
+
+    event = world.events["lut"]
+    event.confirm_hands = True
+    event.save(update_fields=["confirm_hands"])
+    round_ = event.rounds.get(number=1)
+    table = round_.tables.get(number=2)
+    record = next_record("lut", random.Random(2), 4, None, table.first_dealer)
+    receipt = results.hand_submit(table=table, record=record, entered_by_seat=0).receipt
+    states = {row["table"].pk: row["state"] for row in board(round_, {})}
+    assert states[table.pk] == "confirming"
+    hand = table.sessions.get().hands.get(pk=receipt["hand"]["id"])
+    results.hand_confirm(hand=hand, seat=1)
+    states = {row["table"].pk: row["state"] for row in board(round_, {})}
+    assert states[table.pk] == "playing"

@@ -364,7 +364,8 @@ def _draft_view(request, round_: Round, present: list[int]) -> dict | None:
 
 def board(round_: Round, names: dict) -> list[dict]:
     """The round's tables as the board shows them: finished, in progress (hands entered of those
-    due), not started; with the players' totals (``names``: player id → shown name)."""
+    due), waiting for confirmation (a hand entered by one seat that another has not confirmed, or
+    that was disputed), not started; with the players' totals (``names``: player id → shown name)."""
     event = round_.event
     tables = round_.tables.order_by("number").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.order_by("position").select_related("player")),
@@ -385,6 +386,9 @@ def board(round_: Round, names: dict) -> list[dict]:
             state, label = "abandoned", _("abandoned")
         else:
             state, label = "playing", _("in progress")
+        if summary and summary.get("unconfirmed") and state != "abandoned":
+            # Results.counts: such a hand does not count until another seat (or an organiser) confirms.
+            state, label = "confirming", _("waiting for confirmation")
         due = None
         if event.game == "mu" and event.mu_fixed_deals:
             due = event.mu_fixed_deals
