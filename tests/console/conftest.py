@@ -55,6 +55,10 @@ def asgi_server(transactional_db, tmp_path):
         "ALLOWED_HOSTS": "127.0.0.1,localhost", "LOG_LEVEL": "WARNING",
     }
     env.pop("REDIS_URL", None)
+    # Without REDIS_URL the server's throttles use the database cache: its table, in the test
+    # database (this process, on Redis, did not make one).
+    subprocess.run([sys.executable, "manage.py", "createcachetable"], cwd=ROOT, env=env, check=True,
+                   capture_output=True, timeout=120)
     log = open(tmp_path / "server.log", "wb")
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "stich.asgi:application", "-k", "uvicorn_worker.UvicornWorker",

@@ -14,7 +14,7 @@ import random
 import urllib.request
 
 import pytest
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 
 from tests.api.play import next_record
 from tests.conftest import make_user
@@ -106,11 +106,11 @@ def test_an_organiser_runs_an_evening_through_the_console(asgi_server, new_page,
     click_and_wait(page, "#publish-round")
     round_1 = Round.objects.get(event=event, number=1)
     assert round_1.tables.count() == 3
-    try:
-        reverse("sheet:cards", args=[round_1.pk])
-        assert page.locator("#print-cards").count() == 1
-    except NoReverseMatch:  # the table cards are another page; the link appears where it exists
-        assert page.locator("#print-cards").count() == 0
+    # The table cards to print: one card per table, each with its QR code.
+    cards_url = page.get_attribute("#print-cards", "href")
+    assert cards_url == reverse("sheet:cards", args=[round_1.pk])
+    page.goto(base + cards_url)
+    assert page.locator("article.table-card svg").count() == 3
     page.goto(f"{base}/console/events/{event.pk}/")
     click_and_wait(page, "#publish-event")
     event.refresh_from_db()
@@ -122,9 +122,19 @@ def test_an_organiser_runs_an_evening_through_the_console(asgi_server, new_page,
     page.evaluate("window.__notReloaded = true")
     tables = list(round_1.tables.order_by("number"))
     assert page.locator('#board [data-state="waiting"]').count() == 3
-    play_table(base, tables[0], token, rng, hands=2)
+    # The first table enters two deals on its phone, through the score sheet (its private link).
+    from tests.sheet.test_sheet_browser import Finger, enter, mu_deal
+
+    sheet = new_page(phone=True)
+    sheet.goto(f"{base}/t/{tables[0].scorer_token}/")
+    sheet.wait_for_selector("html[data-ready]")
+    finger = Finger(sheet)
+    for number in (1, 2):
+        mu_deal(finger, [2, 2, 1, 0], provocateur=1)  # an Eklat: seats 1 and 2 tie on 2
+        enter(finger, number)
     page.wait_for_selector('#board [data-table="1"][data-state="playing"]')
-    assert "2 hands of 4" in page.inner_text('#board [data-table="1"]')
+    # The board follows the table's phone by itself (server push), hand by hand.
+    page.wait_for_function("""document.querySelector('#board [data-table="1"]').innerText.includes('2 hands of 4')""")
     for table in tables:
         play_table(base, table, token, rng)
     page.wait_for_function("document.querySelectorAll('#board [data-state=finished]').length === 3")
