@@ -4,7 +4,7 @@ inside a record, types included, is the engine's to judge."""
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -18,6 +18,20 @@ from .rules.schema import SCHEMAS, openapi_schema, record_schema
 
 # The OpenAPI request body of submissions and dry runs: the record format's JSON Schema.
 RECORD_BODY = {"application/json": openapi_schema("record")}
+# records.md's Mü summary example: what a paper score sheet of one deal holds.
+MU_SUMMARY = {"game": "mu", "players": 5, "dealer": 0,
+              "summary": {"bids": [3, 1, 3, 4, 1], "chef": 3, "vice": 2, "provocateur": None, "vice_trump": "G",
+                          "chef_trump": "1", "partner": 0, "card_points": [10, 12, 9, 19, 10]}}
+RECORD_EXAMPLES = [
+    OpenApiExample("A Mü deal from the score sheet", value=MU_SUMMARY, request_only=True,
+                   description="records.md's summary example: team 29 < 33, scores [10, 22, 19, -1, 20]."),
+    OpenApiExample("Card points that do not add up", value={**MU_SUMMARY, "summary": {
+        **MU_SUMMARY["summary"], "card_points": [10, 12, 9, 19, 9]}}, request_only=True),
+    OpenApiExample("The engine's refusal", status_codes=["422"], response_only=True,
+                   value={"code": "card_points_sum",
+                          "message": "card_points must sum to 60, got 59: 60 points are in play with 5 players",
+                          "path": "/summary/card_points"}),
+]
 REJECTED = OpenApiResponse(
     OpenApiTypes.OBJECT,
     description="The engine rejects the record: `{code, message, path}` (`path` a JSON Pointer into the record). "
@@ -39,6 +53,7 @@ class DryRunView(APIView):
 
     @extend_schema(
         request=RECORD_BODY,
+        examples=RECORD_EXAMPLES,
         responses={
             200: OpenApiResponse(OpenApiTypes.OBJECT, description="The engine's answer (records.md): scores and the "
                                                                   "game's summary."),

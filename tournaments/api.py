@@ -177,8 +177,10 @@ class PlayerOrdering(OrderingFilter):
                                                       "every result and rating stays."))
 class PlayerViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                     mixins.UpdateModelMixin, mixins.DestroyModelMixin):
-    """Players. A club's organisers create players in their club; see ``tournaments/policy.py`` for
-    who changes a player who belongs to several clubs."""
+    """Players. A club's organisers create players in their club. A player's name, initials and
+    account are changed by whoever organises every club he belongs to; an organiser adds or removes
+    memberships of his own clubs only. Names are shown as the player agreed (initials) to those who
+    may not see the real one, and ``name`` filters and ordering use that shown name."""
 
     queryset_model = Player
     serializer_class = PlayerSerializer

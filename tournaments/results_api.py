@@ -19,7 +19,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api import RECORD_BODY
+from games.api import RECORD_BODY, RECORD_EXAMPLES
 from games.api import REJECTED as RECORD_ERROR
 from games.api import RawJSONParser
 
@@ -152,6 +152,7 @@ class TableHandsView(APIView):
     @extend_schema(
         operation_id="tables_hands_create",
         request=RECORD_BODY,
+        examples=RECORD_EXAMPLES,
         auth=[{"scorerToken": []}, {"tokenAuth": []}, {"cookieAuth": []}],
         responses={201: ReceiptSerializer, 400: ERROR_RESPONSES[400], 401: ERROR_RESPONSES[401],
                    403: ERROR_RESPONSES[403], 404: ERROR_RESPONSES[404],

@@ -37,3 +37,18 @@ def test_openapi_submission_and_dry_run_bodies_are_the_record_schema():
         assert len(body["oneOf"]) == 3  # one per game
         rejected = operation["responses"]["422"]["description"]
         assert all(f"`{code}`" in rejected for code in Code)
+
+
+def test_the_openapi_examples_are_the_engines_own_answers():
+    """The examples the API documentation shows are what the engine answers (a test, not prose)."""
+    from games.api import RECORD_EXAMPLES
+    from games.rules import RecordError, validate
+
+    good, bad, refusal = RECORD_EXAMPLES
+    assert validate(good.value)["scores"] == [10, 22, 19, -1, 20]
+    try:
+        validate(bad.value)
+    except RecordError as error:
+        assert error.as_dict() == refusal.value
+    else:
+        raise AssertionError("the refused example was accepted")
