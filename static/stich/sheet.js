@@ -281,6 +281,12 @@ let retryTimer = null;
 
 async function flush() {
   if (flushing) return;
+  if (navigator.onLine === false) {
+    // No connection: the hands wait on the phone; the browser's "online" event sends them.
+    setConnection(false);
+    renderQueue();
+    return;
+  }
   flushing = true;
   let changed = false;
   try {
