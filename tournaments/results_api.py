@@ -71,13 +71,21 @@ class SheetSerializer(serializers.Serializer):
     hands = HandViewSerializer(many=True)
 
 
+def scorer_link(request, table: Table) -> bool:
+    """Whether the request comes with ``table``'s scorer token (``X-Scorer-Token``); a token of
+    another table is refused outright."""
+    token = request.headers.get("X-Scorer-Token")
+    if not token:
+        return False
+    if hmac.compare_digest(token.encode(), table.scorer_token.encode()):
+        return True
+    raise PermissionDenied("This scorer token is not valid for this table.")
+
+
 def submission_rights(request, table: Table) -> bool:
     """Whether the request may submit to ``table``; True when it comes with the scorer token."""
-    token = request.headers.get("X-Scorer-Token")
-    if token:
-        if hmac.compare_digest(token.encode(), table.scorer_token.encode()):
-            return True
-        raise PermissionDenied("This scorer token is not valid for this table.")
+    if scorer_link(request, table):
+        return True
     user = request.user
     if not (user and user.is_authenticated):
         raise NotAuthenticated()
@@ -117,10 +125,7 @@ def hand_rights(request, hand: Hand) -> tuple[int | None, str]:
     who is logged in acts for his own seat; the event's organisers act without a seat.
     """
     table = hand.session.table
-    token = request.headers.get("X-Scorer-Token")
-    if token:
-        if not hmac.compare_digest(token.encode(), table.scorer_token.encode()):
-            raise PermissionDenied("This scorer token is not valid for this table.")
+    if scorer_link(request, table):
         data = request.data if isinstance(request.data, dict) else {}
         return _seat_number(data.get("seat"), "seat"), "scorer"
     if not (request.user and request.user.is_authenticated):

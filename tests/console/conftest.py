@@ -16,12 +16,9 @@ import pytest
 # Playwright's sync API runs an event loop in this thread; Django's ORM would refuse to run in it.
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
+from tests.pages.test_browser import DESKTOP, PHONE, SCREENSHOTS, browser  # noqa: F401 - one Chromium fixture
+
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-SCREENSHOTS = ROOT / "artifacts" / "screenshots"
-PHONE = {"viewport": {"width": 375, "height": 812}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
-DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 
 
 def _database_url() -> str:
@@ -83,25 +80,6 @@ def asgi_server(transactional_db, tmp_path):
     except subprocess.TimeoutExpired:
         server.kill()
     log.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright is not installed")
-    playwright = sync_playwright().start()
-    try:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    except Exception as error:  # noqa: BLE001 - any launch failure means: no browser here
-        playwright.stop()
-        pytest.skip(f"Playwright cannot launch {CHROMIUM}: {error}")
-    yield browser
-    browser.close()
-    playwright.stop()
 
 
 @pytest.fixture
