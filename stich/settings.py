@@ -112,6 +112,12 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite serialises writers; wait for the lock instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("timeout", 20)
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Prepared statements only where asked for: hand submission's constant statements
+    # (tournaments/rows.py), planned once per connection. Django's other queries bind on the
+    # client and are never prepared. (A pooler in transaction mode would need this off: 0 = None.)
+    threshold = env.int("DB_PREPARE_THRESHOLD", default=2**31 - 1)
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", threshold or None)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # django-axes first (it refuses a locked-out login before any password is checked); the policy's

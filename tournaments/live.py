@@ -12,17 +12,19 @@ held-back round), the organisers' one of every change.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
+import threading
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.dispatch import receiver
 from django.urls import path
 
 from . import policy
-from .models import Round
 from .signals import results_visibility_changed, table_results_changed
 
 log = logging.getLogger(__name__)
@@ -36,25 +38,88 @@ def organisers_group(event_id: int) -> str:
     return f"event-{event_id}-organisers"
 
 
+# Announcements of one event within this many seconds go out as one message (per web process):
+# a room of 30 tables storing hands at once makes every live page refresh a few times a second at
+# most, not once per hand, and the write that caused it never waits for Redis.
+COALESCE_SECONDS = 0.1
+
+
 def announce(event_id: int, *, public: bool) -> None:
     """Tell the event's live pages that its results changed. A lost message costs only freshness
     (the pages also poll when their socket is down), so a broken channel layer is logged and never
-    fails the write that caused it."""
+    fails the write that caused it.
+
+    A shared layer (Redis) is sent to from this process's sender loop, coalesced and without
+    waiting (``_Sender``). The in-memory layer (one process: ``runserver``, tests) is sent to at
+    once, on the caller's loop.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "results.changed", "event": event_id}
-    groups = [organisers_group(event_id)] + ([public_group(event_id)] if public else [])
     try:
-        for group in groups:
-            async_to_sync(layer.group_send)(group, message)
+        if isinstance(layer, InMemoryChannelLayer):
+            for group in _groups(event_id, public):
+                async_to_sync(layer.group_send)(group, _message(event_id))
+        else:
+            _sender.send(layer, event_id, public)
     except Exception:  # noqa: BLE001 - the channel layer's failures are many (Redis down, loop closed)
         log.exception("could not announce the results of event %s to its live pages", event_id)
 
 
+def _message(event_id: int) -> dict:
+    return {"type": "results.changed", "event": event_id}
+
+
+def _groups(event_id: int, public: bool) -> list[str]:
+    return [organisers_group(event_id)] + ([public_group(event_id)] if public else [])
+
+
+class _Sender:
+    """One event loop per process, on a daemon thread, that sends the announcements of the
+    process's synchronous code (WSGI workers, Celery tasks): the layer's connections stay open
+    between sends (``async_to_sync`` would start a loop, a thread and a connection for every one),
+    and the announcements of an event within ``COALESCE_SECONDS`` go out once. Started at the
+    first send, and again in a forked child."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pid: int | None = None
+        self._pending: dict[int, bool] = {}  # event -> whether the public hears it too (loop thread only)
+
+    def loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._pid != os.getpid() or self._loop is None or self._loop.is_closed():
+                loop = asyncio.new_event_loop()
+                threading.Thread(target=loop.run_forever, name="live-announce", daemon=True).start()
+                self._loop, self._pid, self._pending = loop, os.getpid(), {}
+            return self._loop
+
+    def send(self, layer, event_id: int, public: bool) -> None:
+        loop = self.loop()
+        loop.call_soon_threadsafe(self._schedule, loop, layer, event_id, public)
+
+    def _schedule(self, loop, layer, event_id: int, public: bool) -> None:
+        if event_id in self._pending:
+            self._pending[event_id] = self._pending[event_id] or public
+            return
+        self._pending[event_id] = public
+        loop.call_later(COALESCE_SECONDS, lambda: loop.create_task(self._deliver(layer, event_id)))
+
+    async def _deliver(self, layer, event_id: int) -> None:
+        public = self._pending.pop(event_id)
+        try:
+            for group in _groups(event_id, public):
+                await layer.group_send(group, _message(event_id))
+        except Exception:  # noqa: BLE001 - as in announce()
+            log.exception("could not announce the results of event %s to its live pages", event_id)
+
+
+_sender = _Sender()
+
+
 @receiver(table_results_changed, dispatch_uid="live_table_results_changed")
-def _table_results_changed(sender, event_id: int, table_id: int, **kwargs) -> None:
-    held = Round.objects.filter(tables=table_id, results_held=True).exists()
+def _table_results_changed(sender, event_id: int, table_id: int, held: bool, **kwargs) -> None:
     announce(event_id, public=not held)
 
 

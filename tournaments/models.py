@@ -334,6 +334,10 @@ class Hand(models.Model):
         db_table = "games_hand"  # the table predates the move from the games app
         ordering = ["session", "number"]
         constraints = [models.UniqueConstraint(fields=["session", "number"], name="hand_number_unique")]
+        indexes = [
+            # A submission counts the hands that wait for a confirmation (tournaments/rows.py).
+            models.Index(fields=["session"], name="hand_unconfirmed", condition=models.Q(unconfirmed=True)),
+        ]
 
     def __str__(self) -> str:
         return f"{self.session} – hand {self.number}"

@@ -52,14 +52,25 @@ def totals(rules: SessionRules, hands: Sequence[PlayedHand]) -> list[int]:
     """Session totals: the sums of the engine's ``scores`` (Maumau: minus points negated)."""
     sums = [0] * rules.players
     for hand in hands:
-        if hand.counts and not hand.voided and hand.result is not None:
-            for seat, score in enumerate(hand.result["scores"]):
-                sums[seat] += score
+        sums = add_hand(sums, hand)
     return sums
 
 
+def add_hand(session_totals: Sequence[int], hand: PlayedHand) -> list[int]:
+    """``session_totals`` with ``hand`` added: what it scores, if it counts."""
+    if hand.counts and not hand.voided and hand.result is not None:
+        return [total + score for total, score in zip(session_totals, hand.result["scores"], strict=True)]
+    return list(session_totals)
+
+
 def expected_next(rules: SessionRules, hands: Sequence[PlayedHand]) -> Expected:
-    """The slot and dealer a new hand must have.
+    """The slot and dealer a new hand must have, after ``hands`` (the session's, in slot order)."""
+    return expected_after(rules, len(hands), hands[-1] if hands else None)
+
+
+def expected_after(rules: SessionRules, count: int, last: PlayedHand | None) -> Expected:
+    """The slot and dealer a new hand must have after ``count`` hands, ``last`` the latest of them:
+    all that decides it, so a submission reads one hand, however long the session.
 
     Decision: the first hand's dealer is free (the table draws him); rules/mu.md §7 and
     rules/list-und-tuecke.md (A game) move the dealer one seat clockwise after every hand, voided
@@ -67,10 +78,9 @@ def expected_next(rules: SessionRules, hands: Sequence[PlayedHand]) -> Expected:
     previous game's ``next_dealer`` and direction when they are known (not after a summary or a
     voided game); the first game of a series starts clockwise.
     """
-    number = len(hands) + 1
-    if not hands:
+    number = count + 1
+    if last is None:
         return Expected(number, None, 1 if rules.game == "maumau" else None)
-    last = hands[-1]
     if rules.game != "maumau":
         return Expected(number, (last.dealer + 1) % rules.players)
     if last.voided or not last.full or last.result is None:
@@ -79,14 +89,19 @@ def expected_next(rules: SessionRules, hands: Sequence[PlayedHand]) -> Expected:
 
 
 def is_finished(rules: SessionRules, hands: Sequence[PlayedHand]) -> bool:
+    return finished_after(rules, len(hands), totals(rules, hands))
+
+
+def finished_after(rules: SessionRules, count: int, session_totals: Sequence[int]) -> bool:
+    """Whether a session of ``count`` hands with these totals is over."""
     if rules.game == "mu":
         if rules.mu_fixed_deals:
-            return len(hands) >= rules.mu_fixed_deals
+            return count >= rules.mu_fixed_deals
         # rules/mu.md §7: the game ends after the deal in which a total reaches the target.
-        return any(total >= rules.mu_target_score for total in totals(rules, hands))
+        return any(total >= rules.mu_target_score for total in session_totals)
     if rules.game == "maumau":
-        return len(hands) >= rules.maumau_games_per_series
-    return len(hands) >= rules.players  # rules/list-und-tuecke.md: one round per player
+        return count >= rules.maumau_games_per_series
+    return count >= rules.players  # rules/list-und-tuecke.md: one round per player
 
 
 def placements(session_totals: Sequence[int]):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hmac
 import re
 
+from django.http import Http404
 from rest_framework.generics import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status
@@ -23,7 +24,7 @@ from games.api import RECORD_BODY, RECORD_EXAMPLES
 from games.api import REJECTED as RECORD_ERROR
 from games.api import RawJSONParser
 
-from . import policy, results
+from . import policy, results, rows
 from .api import ERROR_RESPONSES, PolicyViewSet
 from .errors import Invalid
 from .models import Hand, HandVersion, Table
@@ -177,7 +178,10 @@ class TableHandsView(APIView):
     def post(self, request, pk: int):
         """Submit the next hand of the table's current session (seated players, the table's scorer
         link, the event's organisers)."""
-        table = get_object_or_404(Table.objects.select_related("round__event"), pk=pk)
+        try:
+            table = rows.table_for_submission(pk)
+        except Table.DoesNotExist:
+            raise Http404 from None
         via_token = submission_rights(request, table)
         submission = results.hand_submit(
             table=table, record=request.data, by_user=request.user, via_scorer_token=via_token,

@@ -23,7 +23,8 @@ session_result_changing = Signal()
 results_visibility_changing = Signal()
 
 # A table's hands changed (a hand stored, corrected or voided). Sent with ``event_id``,
-# ``table_id`` and ``session_id``: live pages refresh on it.
+# ``table_id``, ``session_id`` and ``held`` (whether its round's results are held back from the
+# public): live pages refresh on it.
 table_results_changed = Signal()
 
 
@@ -37,7 +38,7 @@ def announce_results_visibility_changed(event_id: int) -> None:
     transaction.on_commit(lambda: results_visibility_changed.send(sender=None, event_id=event_id))
 
 
-def announce_table_results_changed(*, event_id: int, table_id: int, session_id: int) -> None:
+def announce_table_results_changed(*, event_id: int, table_id: int, session_id: int, held: bool) -> None:
     transaction.on_commit(lambda: table_results_changed.send(
-        sender=None, event_id=event_id, table_id=table_id, session_id=session_id,
+        sender=None, event_id=event_id, table_id=table_id, session_id=session_id, held=held,
     ))

@@ -52,6 +52,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--duration", type=float, default=15.0, help="seconds per throughput run")
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (deploy/compose.yaml: 3)")
+    parser.add_argument("--throughput-only", action="store_true",
+                        help="only hand submission against the bare endpoint, on an otherwise empty database")
     args = parser.parse_args()
     if args.quick:
         args.large_sessions, args.repeats, args.sessions_timed, args.duration = 10_000, 15, 10, 8.0
@@ -77,6 +79,16 @@ def main() -> None:
 
     bench = Bench(args)
     rows = {}
+    if args.throughput_only:
+        try:
+            bench.load_players()
+            bench.start()
+            throughput = bench.throughput()
+            rss = bench.server.peak_rss_mib()
+        finally:
+            bench.stop()
+        report_throughput(throughput, rss, bench)
+        return
     try:
         bench.load_small()
         rows["small"] = bench.measure("small")
@@ -101,14 +113,20 @@ class Bench:
 
     # --- loading -------------------------------------------------------------------------------
 
-    def load_small(self) -> None:
-        from ratings.bench import generate_league
-        from ratings.management.commands.load_league import create_players, write_league
-        from ratings.services import pool_sync
-        from tournaments.models import Club, Event
+    def load_players(self) -> None:
+        from ratings.management.commands.load_league import create_players
+        from tournaments.models import Club
 
         self.club = Club.objects.create(name=CLUB)
         self.people = create_players(self.club, PLAYERS)
+
+    def load_small(self) -> None:
+        from ratings.bench import generate_league
+        from ratings.management.commands.load_league import write_league
+        from ratings.services import pool_sync
+        from tournaments.models import Event
+
+        self.load_players()
         _, mu = generate_league(players=PLAYERS, sessions=100, seed=1)
         _, lut = generate_league(players=PLAYERS, sessions=900, seed=2)
         write_league(mu, people=self.people, club=self.club, game="mu", name="Mü history", hands_of=lambda i: 2)
@@ -375,8 +393,13 @@ def report(rows: dict, throughput: dict, rss: float | None, bench: Bench) -> Non
         (a, qa), (b, qb) = small[name], large[name]
         queries = f"{qa} / {qb}" if qa is not None else ""
         print(f"| {name} | {a * 1000:.1f} ms | {b * 1000:.1f} ms | {b / a:.2f}× | {queries} |")
+    report_throughput(throughput, rss, bench, "large scale")
+
+
+def report_throughput(throughput: dict, rss: float | None, bench: Bench, scale: str = "no history") -> None:
     bare, hands = throughput["bare"], throughput["hands"]
-    print(f"\nhand submission, {bench.args.clients} clients, {bench.args.duration:.0f} s each (large scale):")
+    print(f"\nhand submission, {bench.args.clients} clients, {bench.args.duration:.0f} s each ({scale}; gunicorn "
+          f"--workers {bench.args.workers}):")
     for name, run in (("bare DRF", bare), ("hand submission", hands)):
         print(f"  {name}: {run['per_second']:.0f} req/s, p50 {run['p50'] * 1000:.0f} ms, p99 {run['p99'] * 1000:.0f} ms, "
               f"{run['errors']} errors of {run['requests']}")

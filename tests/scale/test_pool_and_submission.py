@@ -117,8 +117,10 @@ def test_corrections_late_sessions_and_released_rounds_equal_a_recompute(world):
 @pytest.mark.django_db
 def test_a_hand_runs_a_bounded_number_of_statements(world):
     """The statements of one submission in the middle of a session (with an Idempotency-Key):
-    the table (read, then locked with its seat count), the key, the session, its hands, the hand,
-    its version, the session's totals, the receipt; no seat count again, no second read."""
+    the table with its round and event, then, in the transaction, the locked read of the table's
+    state (seat count, session, latest hand), the key, the hand, its version, the session's
+    totals (on PostgreSQL in one statement) and the key's receipt; the session's hands are never
+    read."""
     table = world.events["mu"].rounds.get().tables.first()
     client = client_for()
     rng = random.Random("statements")
@@ -131,27 +133,38 @@ def test_a_hand_runs_a_bounded_number_of_statements(world):
                                    HTTP_IDEMPOTENCY_KEY=f"hand-{number}")
         assert response.status_code == 201, response.content
         session = response.json()["session"]
-    statements = [q["sql"] for q in captured if not q["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
-    assert len(statements) <= 10, "\n".join(statements)
-    assert sum("COUNT(" in sql.upper() for sql in statements) == 1
-    assert sum('FROM "games_hand"' in sql and "SELECT" in sql for sql in statements) == 1
+    statements = [q["sql"] for q in captured
+                  if not q["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT", "BEGIN", "COMMIT"))]
+    assert sum(sql.startswith("SELECT") for sql in statements) == 3, "\n".join(statements)
+    assert sum("games_hand" in sql and sql.startswith("SELECT") for sql in statements) == 1
+    if connection.vendor == "postgresql":
+        # The hand, its version and the session's totals in one statement (rows.store_hand).
+        assert len(statements) == 5, "\n".join(statements)
+        assert sum(sql.startswith("WITH") for sql in statements) == 1
+        assert sum(sql.startswith("INSERT") for sql in statements) == 1  # the key's receipt
+    else:
+        assert len(statements) == 7, "\n".join(statements)
+        assert sum(sql.startswith("INSERT") for sql in statements) == 3
+        assert sum(sql.startswith("UPDATE") for sql in statements) == 1
 
 
 @pytest.mark.django_db(transaction=True)
-def test_only_the_table_row_is_locked(world):
-    """While a submission holds its table, the round, the event and the event's other tables are
-    free (PostgreSQL: another connection takes their locks at once)."""
+@pytest.mark.parametrize("lock", ["submission", "correction"])
+def test_only_the_table_row_is_locked(world, lock):
+    """While a submission (or a correction) holds its table, the round, the event and the event's
+    other tables are free (PostgreSQL: another connection takes their locks at once)."""
     if connection.vendor != "postgresql":
         pytest.skip("row locks as PostgreSQL takes them")
     import psycopg
 
+    from tournaments import rows
     from tournaments.results import _lock_table
 
     round_ = world.events["mu"].rounds.get()
     table, other = round_.tables.order_by("number")[:2]
     settings = connection.settings_dict
     with transaction.atomic():
-        _lock_table(table.pk)
+        (rows.table_state if lock == "submission" else _lock_table)(table.pk)
         with psycopg.connect(host=settings["HOST"], port=settings["PORT"] or 5432, user=settings["USER"],
                              password=settings["PASSWORD"] or None, dbname=settings["NAME"], autocommit=False) as other_connection:
             cursor = other_connection.cursor()

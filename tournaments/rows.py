@@ -1,0 +1,307 @@
+"""The statements of the one frequent write, hand submission, without the ORM's query compiler.
+
+Every table of an evening stores a hand every minute or two, and a benchmark of 32 tables at once
+(issue 17, ``python -m stich.bench``) showed where a submission's time went: not to the engine
+(0.1 ms) nor to PostgreSQL, but to Django building and compiling each query anew (about a
+millisecond of a web worker's CPU per query, on the benchmark's machine). So the submission reads
+what it needs in one statement written here, and writes model instances through ``insert`` and
+``update``, which take the columns, ``auto_now`` and the conversions of JSON and times from the
+models' own field definitions: a field added to a model is written here too, with its default.
+
+The SQL is the same on PostgreSQL and SQLite, except the row lock (``FOR UPDATE``), which SQLite
+neither has nor needs (it serialises writers). On PostgreSQL the statements are bound on the
+server and prepared (``_cursor``): their text is constant, so PostgreSQL parses and plans each
+once per connection (connections persist: ``CONN_MAX_AGE``). Everything else writes through the
+ORM.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import Model
+
+from .models import Event, Hand, HandVersion, IdempotentSubmission, Round, Seat, Session, Table
+
+_SESSION_COLUMNS = ("id", "table_id", "number", "status", "first_dealer", "totals", "hand_count")
+_HAND_COLUMNS = ("id", "session_id", "number", "dealer", "record", "result", "voided", "version",
+                 "entered_by_seat", "unconfirmed", "disputed")
+
+
+_TABLE_COLUMNS = ("id", "round_id", "number", "scorer_token", "first_dealer")
+_ROUND_COLUMNS = ("id", "event_id", "number", "results_held")
+_EVENT_COLUMNS = ("id", "club_id", "name", "game", "published", "mu_target_score", "mu_fixed_deals",
+                  "maumau_games_per_series", "maumau_stake_cents", "confirm_hands")
+
+
+def _table_columns() -> str:
+    return ", ".join([f"t.{c}" for c in _TABLE_COLUMNS] + [f"r.{c}" for c in _ROUND_COLUMNS]
+                     + [f"e.{c}" for c in _EVENT_COLUMNS])
+
+
+def _table_joins() -> str:
+    return (f"FROM {Table._meta.db_table} t JOIN {Round._meta.db_table} r ON r.id = t.round_id "
+            f"JOIN {Event._meta.db_table} e ON e.id = r.event_id")
+
+
+def _load_table(db, row) -> Table:
+    first, second = len(_TABLE_COLUMNS), len(_TABLE_COLUMNS) + len(_ROUND_COLUMNS)
+    table = load(Table, _TABLE_COLUMNS, row[:first], db)
+    table.round = load(Round, _ROUND_COLUMNS, row[first:second], db)
+    table.round.event = load(Event, _EVENT_COLUMNS, row[second:second + len(_EVENT_COLUMNS)], db)
+    return table
+
+
+_TABLE_WIDTH = len(_TABLE_COLUMNS) + len(_ROUND_COLUMNS) + len(_EVENT_COLUMNS)
+
+
+def table_for_submission(table_id: int) -> Table:
+    """The table with its round and event: what deciding who may submit needs (other fields load
+    when used). Raises ``Table.DoesNotExist``."""
+    db = _db()
+    with _cursor(db) as cursor:
+        cursor.execute(_table_sql(), [table_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise Table.DoesNotExist(f"no table {table_id}")
+    return _load_table(db, row)
+
+
+@lru_cache(maxsize=1)
+def _table_sql() -> str:
+    return f"SELECT {_table_columns()} {_table_joins()} WHERE t.id = %s"
+
+
+@dataclass(frozen=True)
+class TableState:
+    """What a submission needs of a table, read under its row lock."""
+
+    table: Table  # with its round and event, as they are now
+    seats: int
+    session: Session | None  # the current (latest) session; only the columns above are loaded
+    last: Hand | None  # its latest hand
+    waiting: int  # how many of the session's hands wait for a confirmation
+
+
+def _db():
+    """This thread's connection (looked up once per statement: the ``connection`` proxy looks it
+    up again on every attribute)."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def _cursor(db):
+    """A cursor for the statements here: Django's (its query log, its execute wrappers, its error
+    mapping), over a psycopg cursor that binds parameters on the server and prepares every
+    statement on PostgreSQL; Django's own cursor elsewhere."""
+    if db.vendor != "postgresql":
+        return db.cursor()
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    cursor_class, debug_wrapper = _preparing_cursor_class()
+    inner = cursor_class(db.connection)
+    return debug_wrapper(inner, db) if db.queries_logged else db.make_cursor(inner)
+
+
+@lru_cache(maxsize=1)
+def _preparing_cursor_class():
+    from django.db.backends.postgresql.base import CursorDebugWrapper, ServerBindingCursor
+    from django.db.backends.utils import CursorWrapper
+
+    class PreparingCursor(ServerBindingCursor):
+        def execute(self, query, params=None, *, prepare=None, binary=None):
+            return super().execute(query, params, prepare=True, binary=binary)
+
+    class PreparedDebugWrapper(CursorDebugWrapper):
+        """Logs the statement as written (a prepared statement's execution keeps no text of it)."""
+
+        def execute(self, sql, params=None):
+            with self.debug_sql(sql, params):
+                return CursorWrapper.execute(self, sql, params)
+
+    return PreparingCursor, PreparedDebugWrapper
+
+
+@lru_cache(maxsize=4)
+def _state_sql(vendor: str, lock: bool) -> str:
+    """Every lookup by an index: the latest session by (table, number), its latest hand by
+    (session, number) = the session's kept hand count (slots have no gaps), the unconfirmed ones by
+    their partial index."""
+    seat, session, hand = Seat._meta.db_table, Session._meta.db_table, Hand._meta.db_table
+    columns = ", ".join([f"s.{c}" for c in _SESSION_COLUMNS] + [f"h.{c}" for c in _HAND_COLUMNS])
+    return (
+        f"SELECT {_table_columns()}, (SELECT COUNT(*) FROM {seat} WHERE table_id = t.id), {columns}, "
+        f"(SELECT COUNT(*) FROM {hand} w WHERE w.session_id = s.id AND w.unconfirmed) {_table_joins()} "
+        f"LEFT JOIN {session} s ON s.table_id = t.id "
+        f"AND s.number = (SELECT MAX(number) FROM {session} WHERE table_id = t.id) "
+        f"LEFT JOIN {hand} h ON h.session_id = s.id AND h.number = s.hand_count "
+        f"WHERE t.id = %s" + (" FOR UPDATE OF t" if lock else "")
+    )
+
+
+def table_state(table_id: int) -> TableState:
+    """Lock the table's row (only it: the event's other tables submit in parallel) and read it
+    with its round and event, its seat count, its current session, that session's latest hand
+    and how many of its hands wait for a confirmation. Raises ``Table.DoesNotExist``."""
+    db = _db()
+    with _cursor(db) as cursor:
+        cursor.execute(_state_sql(db.vendor, db.features.has_select_for_update), [table_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise Table.DoesNotExist(f"no table {table_id}")
+    table = _load_table(db, row)
+    rest = row[_TABLE_WIDTH:]
+    seats, session_values = rest[0], rest[1:1 + len(_SESSION_COLUMNS)]
+    hand_values = rest[1 + len(_SESSION_COLUMNS):1 + len(_SESSION_COLUMNS) + len(_HAND_COLUMNS)]
+    session = None if session_values[0] is None else load(Session, _SESSION_COLUMNS, session_values, db)
+    last = None if hand_values[0] is None else load(Hand, _HAND_COLUMNS, hand_values, db)
+    if session is not None:
+        session.table = table
+        if last is None and session.hand_count:
+            # A hand count not kept (data written around the services): read the latest hand.
+            last = session.hands.order_by("-number").first()
+    return TableState(table=table, seats=seats, session=session, last=last, waiting=rest[-1] or 0)
+
+
+def earlier_submission(table_id: int, key: str) -> IdempotentSubmission | None:
+    """The submission stored under ``key`` at the table, if any (its fingerprint and body)."""
+    db = _db()
+    columns = ("id", "table_id", "key", "fingerprint", "body")
+    with _cursor(db) as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(columns)} FROM {IdempotentSubmission._meta.db_table} WHERE table_id = %s AND key = %s",
+            [table_id, key],
+        )
+        row = cursor.fetchone()
+    return None if row is None else load(IdempotentSubmission, columns, row, db)
+
+
+def load(model: type[Model], columns: tuple[str, ...], values, db=None) -> Model:
+    """A model instance from a row of ``columns`` (attribute names), converted as the ORM converts
+    them (JSON decoded, SQLite's booleans); the other fields are deferred."""
+    db = db or _db()
+    converted = list(values)
+    for index, expression, converters in _converters(db, model, columns):
+        value = converted[index]
+        if value is not None:
+            for converter in converters:
+                value = converter(value, expression, db)
+            converted[index] = value
+    return model.from_db(db.alias, list(columns), converted)
+
+
+@lru_cache(maxsize=256)
+def _converters(db, model: type[Model], columns: tuple[str, ...]) -> list:
+    """The ORM's conversions of ``columns`` read on ``db`` (a thread's connection object)."""
+    fields = _fields_by_attname(model)
+    found = []
+    for index, name in enumerate(columns):
+        field = fields[name]
+        expression = field.get_col(model._meta.db_table)
+        converters = db.ops.get_db_converters(expression) + field.get_db_converters(db)
+        if converters:
+            found.append((index, expression, converters))
+    return found
+
+
+def _prepared_values(db, obj: Model, fields, add: bool) -> list:
+    return [field.get_db_prep_save(field.pre_save(obj, add), db) for field in fields]
+
+
+def insert(obj: Model, *, returning: tuple[str, ...] = ()) -> None:
+    """INSERT a new instance (every concrete field but an automatic primary key) and set its
+    primary key, and the ``returning`` fields as the database stored them."""
+    db, model = _db(), type(obj)
+    fields = _insert_fields(model)
+    values = _prepared_values(db, obj, fields, True)
+    back = (model._meta.pk.attname, *returning)
+    with _cursor(db) as cursor:
+        if db.features.can_return_columns_from_insert:
+            cursor.execute(_insert_sql(db.vendor, model, back), values)
+            stored = load(model, back, cursor.fetchone(), db)
+        else:
+            cursor.execute(_insert_sql(db.vendor, model, ()), values)
+            pk = db.ops.last_insert_id(cursor, model._meta.db_table, model._meta.pk.column)
+            stored = model.objects.only(*back).get(pk=pk) if returning else None
+            obj.pk = pk
+    if stored is not None:
+        for name in back:
+            setattr(obj, name, getattr(stored, name))
+    obj._state.adding, obj._state.db = False, db.alias
+
+
+@lru_cache(maxsize=64)
+def _insert_sql(vendor: str, model: type[Model], returning: tuple[str, ...]) -> str:
+    quote = connections[DEFAULT_DB_ALIAS].ops.quote_name
+    fields = _insert_fields(model)
+    sql = (f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(field.column) for field in fields)}) "
+           f"VALUES ({', '.join(['%s'] * len(fields))})")
+    if returning:
+        sql += " RETURNING " + ", ".join(quote(_fields_by_attname(model)[name].column) for name in returning)
+    return sql
+
+
+def update(obj: Model, fields: list[str]) -> None:
+    """UPDATE the named fields of a stored instance, as ``save(update_fields=...)`` would."""
+    db, model = _db(), type(obj)
+    chosen = [model._meta.get_field(name) for name in fields]
+    quote = db.ops.quote_name
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in chosen)
+    with _cursor(db) as cursor:
+        cursor.execute(
+            f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {quote(model._meta.pk.column)} = %s",
+            [*_prepared_values(db, obj, chosen, False), obj.pk],
+        )
+
+
+def store_hand(hand: Hand, version: HandVersion, session: Session, fields: list[str]) -> None:
+    """Store a new hand, its first version, and the session's ``fields``: on PostgreSQL in one
+    statement (data-modifying WITH), elsewhere in three."""
+    db = _db()
+    if db.vendor != "postgresql":
+        insert(hand)
+        version.hand = hand  # its id is known now
+        insert(version)
+        if fields:
+            update(session, fields)
+        return
+    version_fields = [field for field in _insert_fields(type(version)) if field.attname != "hand_id"]
+    session_fields = [Session._meta.get_field(name) for name in fields]
+    values = (_prepared_values(db, hand, _insert_fields(Hand), True)
+              + _prepared_values(db, version, version_fields, True)
+              + _prepared_values(db, session, session_fields, False) + ([session.pk] if fields else []))
+    with _cursor(db) as cursor:
+        cursor.execute(_store_sql(tuple(fields)), values)
+        hand.pk = cursor.fetchone()[0]
+    version.hand = hand
+    for obj in (hand, version):
+        obj._state.adding, obj._state.db = False, db.alias
+
+
+@lru_cache(maxsize=16)
+def _store_sql(session_fields: tuple[str, ...]) -> str:
+    quote = connections[DEFAULT_DB_ALIAS].ops.quote_name
+    version_model = HandVersion
+    version_fields = [field for field in _insert_fields(version_model) if field.attname != "hand_id"]
+    hand_sql = _insert_sql("postgresql", Hand, ("id",))
+    version_sql = (
+        f"INSERT INTO {quote(version_model._meta.db_table)} (hand_id, "
+        f"{', '.join(quote(field.column) for field in version_fields)}) "
+        f"SELECT h.id, {', '.join(['%s'] * len(version_fields))} FROM h"
+    )
+    sql = f"WITH h AS ({hand_sql}), v AS ({version_sql})"
+    if session_fields:
+        assignments = ", ".join(f"{quote(Session._meta.get_field(name).column)} = %s" for name in session_fields)
+        sql += f", s AS (UPDATE {quote(Session._meta.db_table)} SET {assignments} WHERE id = %s)"
+    return sql + " SELECT id FROM h"
+
+
+@lru_cache(maxsize=None)
+def _insert_fields(model: type[Model]) -> list:
+    return [field for field in model._meta.concrete_fields if not (field.primary_key and field.db_returning)]
+
+
+@lru_cache(maxsize=None)
+def _fields_by_attname(model: type[Model]) -> dict:
+    return {field.attname: field for field in model._meta.concrete_fields}
+
