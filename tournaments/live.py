@@ -85,7 +85,7 @@ class _Sender:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pid: int | None = None
-        self._pending: dict[int, bool] = {}  # event -> whether the public hears it too (loop thread only)
+        self._pending: dict[int, bool] = {}  # event -> whether the public hears it too
 
     def loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
@@ -97,17 +97,18 @@ class _Sender:
 
     def send(self, layer, event_id: int, public: bool) -> None:
         loop = self.loop()
-        loop.call_soon_threadsafe(self._schedule, loop, layer, event_id, public)
-
-    def _schedule(self, loop, layer, event_id: int, public: bool) -> None:
-        if event_id in self._pending:
-            self._pending[event_id] = self._pending[event_id] or public
-            return
-        self._pending[event_id] = public
-        loop.call_later(COALESCE_SECONDS, lambda: loop.create_task(self._deliver(layer, event_id)))
+        with self._lock:
+            if event_id in self._pending:
+                # Already on its way: this change rides along (no wake-up of the loop).
+                self._pending[event_id] = self._pending[event_id] or public
+                return
+            self._pending[event_id] = public
+        loop.call_soon_threadsafe(
+            loop.call_later, COALESCE_SECONDS, lambda: loop.create_task(self._deliver(layer, event_id)))
 
     async def _deliver(self, layer, event_id: int) -> None:
-        public = self._pending.pop(event_id)
+        with self._lock:
+            public = self._pending.pop(event_id)
         try:
             for group in _groups(event_id, public):
                 await layer.group_send(group, _message(event_id))

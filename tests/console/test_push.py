@@ -100,3 +100,37 @@ def test_the_redis_channel_layer_carries_a_group_message(settings):
         return message
 
     assert async_to_sync(round_trip)() == {"type": "results.changed", "event": 1}
+
+
+def test_a_burst_of_changes_goes_out_as_one_message_per_group(monkeypatch):
+    """A shared layer hears of an event's changes once per ``COALESCE_SECONDS`` (per process),
+    the public group when any of them was public, and the caller never waits for it."""
+    import threading
+    import time
+
+    from tournaments import live
+
+    sent, arrived = [], threading.Event()
+
+    class Layer:  # a shared layer (not the in-memory one): the sender loop delivers to it
+        async def group_send(self, group, message):
+            sent.append((group, message))
+            if len(sent) == 3:
+                arrived.set()
+
+    monkeypatch.setattr(live, "get_channel_layer", lambda: Layer())
+    started = time.perf_counter()
+    for index in range(50):
+        live.announce(7, public=index == 20)
+    live.announce(8, public=False)
+    assert time.perf_counter() - started < 0.5 * live.COALESCE_SECONDS * 50  # nothing waited for delivery
+    assert arrived.wait(5)
+    time.sleep(3 * live.COALESCE_SECONDS)
+    assert sorted(sent, key=str) == sorted([
+        (live.organisers_group(7), {"type": "results.changed", "event": 7}),
+        (live.public_group(7), {"type": "results.changed", "event": 7}),
+        (live.organisers_group(8), {"type": "results.changed", "event": 8}),
+    ], key=str)
+    live.announce(7, public=False)  # a later change is announced again
+    time.sleep(5 * live.COALESCE_SECONDS)
+    assert sent[-1] == (live.organisers_group(7), {"type": "results.changed", "event": 7}) and len(sent) == 4
