@@ -168,16 +168,19 @@ def connection_dropped(monkeypatch, point: str):
         finally:
             table_results_changed.disconnect(receiver)
         return
-    name = {"before_writes": "_lock_table", "before_commit": "hand_receipt"}[point]
-    original = getattr(results, name)
+    from tournaments import rows
+
+    # Before the locked read of the table's state; after the hand's statement, before its receipt.
+    module, name = {"before_writes": (rows, "table_state"), "before_commit": (results, "_summary")}[point]
+    original = getattr(module, name)
 
     def drop_then_call(*args, **kwargs):
         drop()
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(results, name, drop_then_call)
+    monkeypatch.setattr(module, name, drop_then_call)
     yield fired
-    monkeypatch.setattr(results, name, original)
+    monkeypatch.setattr(module, name, original)
 
 
 def stored(table) -> tuple[int, int, int]:
