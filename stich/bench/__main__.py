@@ -281,6 +281,7 @@ class Bench:
                 else:
                     errors[index] += 1
 
+        cpu_before = self.cpu()
         started = time.perf_counter()
         threads = [threading.Thread(target=client, args=(index,)) for index in range(self.args.clients)]
         for thread in threads:
@@ -288,9 +289,37 @@ class Bench:
         for thread in threads:
             thread.join()
         elapsed = time.perf_counter() - started
+        cpu = {name: spent - cpu_before.get(name, 0.0) for name, spent in self.cpu().items()}
         every = sorted(t for client_times in latencies for t in client_times)
         return {"per_second": len(every) / elapsed, "p50": every[len(every) // 2],
-                "p99": every[min(len(every) - 1, int(0.99 * len(every)))], "errors": sum(errors), "requests": len(every)}
+                "p99": every[min(len(every) - 1, int(0.99 * len(every)))], "errors": sum(errors), "requests": len(every),
+                "cpu_ms": {name: spent * 1000 / len(every) for name, spent in cpu.items()}}
+
+    def cpu(self) -> dict:
+        """CPU seconds spent so far by the web workers, PostgreSQL's processes on this machine and
+        this process (the clients), from /proc (Linux; empty elsewhere)."""
+        if not Path("/proc/self/stat").exists():
+            return {}
+        tick = os.sysconf("SC_CLK_TCK")
+
+        def spent(pid) -> float:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                return 0.0
+            return (int(fields[11]) + int(fields[12])) / tick
+
+        postgres = 0.0
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    if (entry / "comm").read_text().strip() in ("postgres", "postmaster"):
+                        postgres += spent(entry.name)
+                except OSError:
+                    pass
+        times = os.times()
+        return {"web workers": sum(spent(pid) for pid in self.server.workers()), "PostgreSQL": postgres,
+                "clients": times.user + times.system}
 
     # --- processes -----------------------------------------------------------------------------
 
@@ -403,6 +432,8 @@ def report_throughput(throughput: dict, rss: float | None, bench: Bench, scale: 
     for name, run in (("bare DRF", bare), ("hand submission", hands)):
         print(f"  {name}: {run['per_second']:.0f} req/s, p50 {run['p50'] * 1000:.0f} ms, p99 {run['p99'] * 1000:.0f} ms, "
               f"{run['errors']} errors of {run['requests']}")
+        if run["cpu_ms"]:
+            print("    CPU per request: " + ", ".join(f"{who} {ms:.2f} ms" for who, ms in run["cpu_ms"].items()))
     print(f"  hand submission / bare: {hands['per_second'] / bare['per_second'] * 100:.0f} %")
     print(f"web worker peak RSS: {rss:.0f} MiB" if rss else "web worker peak RSS: unknown (not Linux)")
 
