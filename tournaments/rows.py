@@ -123,7 +123,7 @@ def _preparing_cursor_class():
 
 
 @lru_cache(maxsize=4)
-def _state_sql(vendor: str, lock: bool) -> str:
+def _state_sql(lock: bool) -> str:
     """Every lookup by an index: the latest session by (table, number), its latest hand by
     (session, number) = the session's kept hand count (slots have no gaps), the unconfirmed ones by
     their partial index."""
@@ -145,7 +145,7 @@ def table_state(table_id: int) -> TableState:
     and how many of its hands wait for a confirmation. Raises ``Table.DoesNotExist``."""
     db = _db()
     with _cursor(db) as cursor:
-        cursor.execute(_state_sql(db.vendor, db.features.has_select_for_update), [table_id])
+        cursor.execute(_state_sql(db.features.has_select_for_update), [table_id])
         row = cursor.fetchone()
     if row is None:
         raise Table.DoesNotExist(f"no table {table_id}")
@@ -217,10 +217,10 @@ def insert(obj: Model, *, returning: tuple[str, ...] = ()) -> None:
     back = (model._meta.pk.attname, *returning)
     with _cursor(db) as cursor:
         if db.features.can_return_columns_from_insert:
-            cursor.execute(_insert_sql(db.vendor, model, back), values)
+            cursor.execute(_insert_sql(model, back), values)
             stored = load(model, back, cursor.fetchone(), db)
         else:
-            cursor.execute(_insert_sql(db.vendor, model, ()), values)
+            cursor.execute(_insert_sql(model, ()), values)
             pk = db.ops.last_insert_id(cursor, model._meta.db_table, model._meta.pk.column)
             stored = model.objects.only(*back).get(pk=pk) if returning else None
             obj.pk = pk
@@ -231,7 +231,7 @@ def insert(obj: Model, *, returning: tuple[str, ...] = ()) -> None:
 
 
 @lru_cache(maxsize=64)
-def _insert_sql(vendor: str, model: type[Model], returning: tuple[str, ...]) -> str:
+def _insert_sql(model: type[Model], returning: tuple[str, ...]) -> str:
     quote = connections[DEFAULT_DB_ALIAS].ops.quote_name
     fields = _insert_fields(model)
     sql = (f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(field.column) for field in fields)}) "
@@ -283,7 +283,7 @@ def _store_sql(session_fields: tuple[str, ...]) -> str:
     quote = connections[DEFAULT_DB_ALIAS].ops.quote_name
     version_model = HandVersion
     version_fields = [field for field in _insert_fields(version_model) if field.attname != "hand_id"]
-    hand_sql = _insert_sql("postgresql", Hand, ("id",))
+    hand_sql = _insert_sql(Hand, ("id",))
     version_sql = (
         f"INSERT INTO {quote(version_model._meta.db_table)} (hand_id, "
         f"{', '.join(quote(field.column) for field in version_fields)}) "
