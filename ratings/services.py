@@ -35,13 +35,14 @@ from django.db.models import Count, F, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
 
 from tournaments import policy
-from tournaments.models import Round, Seat, Session
+from tournaments.models import Seat, Session
 
 from . import league, model
 from .models import Pool, PoolEntry, Rating, RatingHistory
 from .selectors import TREND_EVENTS
 
 MANY = 900  # above this many ids, read the whole game rather than a list of ids (SQLite's limits)
+FEW = 8  # up to this many players (a table), their newest rating events are read one player at a time
 
 
 @dataclass(frozen=True)
@@ -104,10 +105,7 @@ def rated_sessions(game: str, *, only: list[int] | None = None, after: tuple[dat
 
 def hidden_rounds(game: str) -> list[int]:
     """The rounds of ``game`` whose results the public does not see, by ``tournaments.policy``."""
-    return list(
-        Round.objects.filter(event__game=game).exclude(pk__in=policy.public().rounds().values("pk"))
-        .order_by("pk").values_list("pk", flat=True)
-    )
+    return policy.public().unseen_round_ids(game)
 
 
 def pool_sync(
@@ -255,13 +253,23 @@ def _ratings(game: str, players: list[int]) -> QuerySet[Rating]:
 def _recent(game: str, players: list[int]) -> dict[int, list[dict]]:
     """Each player's last ``TREND_EVENTS`` rating events, newest first (one query)."""
     rows = RatingHistory.objects.filter(game=game)
+    columns = ("player", "mu_before", "sigma_before", "mu_after", "sigma_after", "finished_at")
+    if len(players) <= FEW:
+        # A table's players (the usual sync): each one's newest rows through the index, so the
+        # cost does not grow with their history as a window over all of it would.
+        recent = {}
+        for player in players:
+            newest = list(rows.filter(player=player).order_by("-position").values(*columns)[:TREND_EVENTS])
+            if newest:
+                recent[player] = newest
+        return recent
     if len(players) < MANY:
         rows = rows.filter(player__in=players)
     rows = rows.annotate(
         recency=Window(RowNumber(), partition_by=[F("player")], order_by=F("position").desc())
     ).filter(recency__lte=TREND_EVENTS).order_by("player", "recency")
     recent: dict[int, list[dict]] = {}
-    for row in rows.values("player", "mu_before", "sigma_before", "mu_after", "sigma_after", "finished_at"):
+    for row in rows.values(*columns):
         recent.setdefault(row["player"], []).append(row)
     return recent
 

@@ -113,6 +113,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite serialises writers; wait for the lock instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("timeout", 20)
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend with a health check that polls the socket before it sends SELECT 1
+    # (stich/db/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "stich.db.postgresql"
     # Prepared statements only where asked for: hand submission's constant statements
     # (tournaments/rows.py), planned once per connection. Django's other queries bind on the
     # client and are never prepared. (A pooler in transaction mode would need this off: 0 = None.)

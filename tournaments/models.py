@@ -164,6 +164,8 @@ class Round(models.Model):
     class Meta:
         ordering = ["event", "number"]
         constraints = [models.UniqueConstraint(fields=["event", "number"], name="round_number_unique")]
+        # The few rounds held back, read by the rating pool's sync (policy.unseen_round_ids).
+        indexes = [models.Index(fields=["event"], condition=models.Q(results_held=True), name="round_held")]
         verbose_name = _("round")
         verbose_name_plural = _("rounds")
 

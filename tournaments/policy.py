@@ -180,6 +180,21 @@ class Visibility:
             return rounds
         return rounds.filter(Q(results_held=False) | Q(event__in=self.organised_event_ids()))
 
+    def unseen_round_ids(self, game: str) -> list[int]:
+        """The ids of the rounds of ``game`` that ``rounds()`` leaves out, in order: found from the
+        hidden side (rounds held back, events not shown), so the cost follows what is hidden and not
+        the club's history (issue 17: the pool's sync asks this for every finished session)."""
+        if self.staff:
+            return []
+        rounds = Round.objects.filter(event__game=game).order_by()
+        unseen_events = Event.objects.filter(game=game).exclude(pk__in=self.events())
+        held = rounds.filter(results_held=True)
+        if self.authenticated:
+            held = held.exclude(event__in=self.organised_event_ids())
+        ids = set(held.values_list("pk", flat=True))
+        ids.update(rounds.filter(event__in=unseen_events).values_list("pk", flat=True))
+        return sorted(ids)
+
     def tables(self) -> QuerySet[Table]:
         return Table.objects.filter(round__in=self.rounds())
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from typing import Callable
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, OuterRef, Subquery
@@ -154,15 +155,31 @@ def _replay(table: Table, key: str, print_: str) -> Submission | None:
     return Submission(earlier.body, created=False)
 
 
+@dataclass(frozen=True)
+class Entry:
+    """What a caller submits, decided once the table is read (``hand_submit``'s ``entry``)."""
+
+    record: object
+    via_scorer_token: bool = False
+    expected_number: int | None = None
+    entered_by_seat: int | None = None
+
+
 def hand_submit(
-    *, table: Table, record, by_user=None, via_scorer_token: bool = False,
+    *, table: Table | int, record=None, by_user=None, via_scorer_token: bool = False,
     expected_number: int | None = None, idempotency_key: str | None = None,
-    entered_by_seat: int | None = None,
+    entered_by_seat: int | None = None, entry: Callable[[Table], Entry] | None = None,
 ) -> Submission:
     """Validate ``record`` and store it as the next hand of the table's current session.
 
     ``entered_by_seat`` is the seat whose player entered it (events with second-player
     confirmation: another seat must confirm it; an organiser's entry needs no confirmation).
+
+    ``entry``, when given, is called with the table (with its round and event, read under the
+    table's lock) and returns the record, channel, seat and expected number instead of the
+    arguments: the API decides there who may submit, so a refused request is refused before its
+    body is read, in the submission's one read of the table. ``table`` may then be an id
+    (``Table.DoesNotExist`` when there is none).
 
     Raises ``RecordRejected`` (the engine's error, nothing stored), ``Conflict`` when the session
     is over, ``expected_number`` is not the next slot, or the key was used for another record. A
@@ -172,12 +189,17 @@ def hand_submit(
     with an ``Idempotency-Key``; ``tournaments.rows``): the locked read of the table's state, the
     hand, its first version, the session's totals.
     """
-    print_ = fingerprint(record, expected_number) if idempotency_key else ""
+    print_ = ""
     try:
         with transaction.atomic():
-            state = rows.table_state(table.pk)
+            state = rows.table_state(table if isinstance(table, int) else table.pk)
             table = state.table
+            if entry is not None:
+                given = entry(table)
+                record, via_scorer_token = given.record, given.via_scorer_token
+                expected_number, entered_by_seat = given.expected_number, given.entered_by_seat
             if idempotency_key:
+                print_ = fingerprint(record, expected_number)
                 replay = _replay(table, idempotency_key, print_)
                 if replay is not None:
                     return replay

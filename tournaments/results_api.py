@@ -24,7 +24,7 @@ from games.api import RECORD_BODY, RECORD_EXAMPLES
 from games.api import REJECTED as RECORD_ERROR
 from games.api import RawJSONParser
 
-from . import policy, results, rows
+from . import policy, results
 from .api import ERROR_RESPONSES, PolicyViewSet
 from .errors import Invalid
 from .models import Hand, HandVersion, Table
@@ -178,16 +178,21 @@ class TableHandsView(APIView):
     def post(self, request, pk: int):
         """Submit the next hand of the table's current session (seated players, the table's scorer
         link, the event's organisers)."""
+        def entry(table: Table) -> results.Entry:
+            # Who may submit is decided before the body is read (401/403 before 400).
+            via_token = submission_rights(request, table)
+            return results.Entry(
+                record=request.data, via_scorer_token=via_token, expected_number=expected_hand(request),
+                entered_by_seat=entering_seat(request, table, via_token),
+            )
+
         try:
-            table = rows.table_for_submission(pk)
+            submission = results.hand_submit(
+                table=int(pk), by_user=request.user, idempotency_key=request.headers.get("Idempotency-Key") or None,
+                entry=entry,
+            )
         except Table.DoesNotExist:
             raise Http404 from None
-        via_token = submission_rights(request, table)
-        submission = results.hand_submit(
-            table=table, record=request.data, by_user=request.user, via_scorer_token=via_token,
-            expected_number=expected_hand(request), idempotency_key=request.headers.get("Idempotency-Key") or None,
-            entered_by_seat=entering_seat(request, table, via_token),
-        )
         return Response(submission.receipt, status=status.HTTP_201_CREATED)
 
     @extend_schema(operation_id="tables_hands_list", responses={200: SheetSerializer, 404: ERROR_RESPONSES[404]})

@@ -56,23 +56,6 @@ def _load_table(db, row) -> Table:
 _TABLE_WIDTH = len(_TABLE_COLUMNS) + len(_ROUND_COLUMNS) + len(_EVENT_COLUMNS)
 
 
-def table_for_submission(table_id: int) -> Table:
-    """The table with its round and event: what deciding who may submit needs (other fields load
-    when used). Raises ``Table.DoesNotExist``."""
-    db = _db()
-    with _cursor(db) as cursor:
-        cursor.execute(_table_sql(), [table_id])
-        row = cursor.fetchone()
-    if row is None:
-        raise Table.DoesNotExist(f"no table {table_id}")
-    return _load_table(db, row)
-
-
-@lru_cache(maxsize=1)
-def _table_sql() -> str:
-    return f"SELECT {_table_columns()} {_table_joins()} WHERE t.id = %s"
-
-
 @dataclass(frozen=True)
 class TableState:
     """What a submission needs of a table, read under its row lock."""
@@ -265,10 +248,13 @@ def store_hand(hand: Hand, version: HandVersion, session: Session, fields: list[
         if fields:
             update(session, fields)
         return
-    version_fields = [field for field in _insert_fields(type(version)) if field.attname != "hand_id"]
+    for name in _SHARED:  # the first version is the hand as stored: its record is sent once
+        ours, its = getattr(version, name), getattr(hand, name)
+        if ours is not its and ours != its:
+            raise ValueError(f"the first version's {name} differs from the hand's")
     session_fields = [Session._meta.get_field(name) for name in fields]
     values = (_prepared_values(db, hand, _insert_fields(Hand), True)
-              + _prepared_values(db, version, version_fields, True)
+              + _prepared_values(db, version, _version_fields(), True)
               + _prepared_values(db, session, session_fields, False) + ([session.pk] if fields else []))
     with _cursor(db) as cursor:
         cursor.execute(_store_sql(tuple(fields)), values)
@@ -278,16 +264,26 @@ def store_hand(hand: Hand, version: HandVersion, session: Session, fields: list[
         obj._state.adding, obj._state.db = False, db.alias
 
 
+_SHARED = ("dealer", "record", "result", "voided")  # a first version's columns taken from its hand's row
+
+
+@lru_cache(maxsize=1)
+def _version_fields() -> list:
+    """The first version's columns sent as parameters: not its hand, not those it shares with it."""
+    return [field for field in _insert_fields(HandVersion) if field.attname != "hand_id" and field.attname not in _SHARED]
+
+
 @lru_cache(maxsize=16)
 def _store_sql(session_fields: tuple[str, ...]) -> str:
     quote = connections[DEFAULT_DB_ALIAS].ops.quote_name
-    version_model = HandVersion
-    version_fields = [field for field in _insert_fields(version_model) if field.attname != "hand_id"]
-    hand_sql = _insert_sql(Hand, ("id",))
+    shared = [HandVersion._meta.get_field(name).column for name in _SHARED]
+    hand_sql = _insert_sql(Hand, ("id", *_SHARED))
     version_sql = (
-        f"INSERT INTO {quote(version_model._meta.db_table)} (hand_id, "
-        f"{', '.join(quote(field.column) for field in version_fields)}) "
-        f"SELECT h.id, {', '.join(['%s'] * len(version_fields))} FROM h"
+        f"INSERT INTO {quote(HandVersion._meta.db_table)} (hand_id, "
+        f"{', '.join(quote(column) for column in shared)}, "
+        f"{', '.join(quote(field.column) for field in _version_fields())}) "
+        f"SELECT h.id, {', '.join(f'h.{quote(column)}' for column in shared)}, "
+        f"{', '.join(['%s'] * len(_version_fields()))} FROM h"
     )
     sql = f"WITH h AS ({hand_sql}), v AS ({version_sql})"
     if session_fields:

@@ -346,3 +346,30 @@ def test_hands_per_second_with_the_broker_down_and_up(world, live_worker, capsys
     catch_up.delay()
     pool_sync.delay("mu").get(timeout=120)
     assert pool_in_step("mu")
+
+
+def test_the_health_check_sends_nothing_to_a_quiet_connection_and_replaces_a_closed_one(monkeypatch):
+    """A request's first query checks a reused connection (``CONN_HEALTH_CHECKS``): when nothing
+    arrived on its socket it is used as it is, without Django's ``SELECT 1``; when the server
+    closed it meanwhile, it is closed here and the query runs on a new one."""
+    from django.db import connections
+
+    from tournaments.models import Club
+
+    db = connections["default"]
+
+    Club.objects.count()
+    first = db.connection
+    assert type(db).__module__ == "stich.db.postgresql.base"
+    checks = []
+    real = type(db).is_usable
+    monkeypatch.setattr(type(db), "is_usable", lambda self: checks.append(1) or real(self))
+    db.health_check_done = False  # as at the start of a request (close_old_connections)
+    Club.objects.count()
+    assert db.connection is first and checks == []
+
+    terminate_backend()
+    time.sleep(0.2)  # the server's goodbye reaches the socket
+    db.health_check_done = False
+    assert Club.objects.count() == 0  # no error: the check fell back to SELECT 1 and reconnected
+    assert checks == [1] and db.connection is not first

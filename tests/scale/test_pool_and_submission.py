@@ -116,11 +116,11 @@ def test_corrections_late_sessions_and_released_rounds_equal_a_recompute(world):
 
 @pytest.mark.django_db
 def test_a_hand_runs_a_bounded_number_of_statements(world):
-    """The statements of one submission in the middle of a session (with an Idempotency-Key):
-    the table with its round and event, then, in the transaction, the locked read of the table's
-    state (seat count, session, latest hand), the key, the hand, its version, the session's
-    totals (on PostgreSQL in one statement) and the key's receipt; the session's hands are never
-    read."""
+    """The statements of one submission in the middle of a session (with an Idempotency-Key), all
+    in its transaction: the locked read of the table's state (with its round and event, for the
+    rights check; seat count, session, latest hand), the key, the hand, its version, the
+    session's totals (on PostgreSQL in one statement) and the key's receipt; the session's hands
+    are never read."""
     table = world.events["mu"].rounds.get().tables.first()
     client = client_for()
     rng = random.Random("statements")
@@ -135,15 +135,15 @@ def test_a_hand_runs_a_bounded_number_of_statements(world):
         session = response.json()["session"]
     statements = [q["sql"] for q in captured
                   if not q["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT", "BEGIN", "COMMIT"))]
-    assert sum(sql.startswith("SELECT") for sql in statements) == 3, "\n".join(statements)
+    assert sum(sql.startswith("SELECT") for sql in statements) == 2, "\n".join(statements)
     assert sum("games_hand" in sql and sql.startswith("SELECT") for sql in statements) == 1
     if connection.vendor == "postgresql":
         # The hand, its version and the session's totals in one statement (rows.store_hand).
-        assert len(statements) == 5, "\n".join(statements)
+        assert len(statements) == 4, "\n".join(statements)
         assert sum(sql.startswith("WITH") for sql in statements) == 1
         assert sum(sql.startswith("INSERT") for sql in statements) == 1  # the key's receipt
     else:
-        assert len(statements) == 7, "\n".join(statements)
+        assert len(statements) == 6, "\n".join(statements)
         assert sum(sql.startswith("INSERT") for sql in statements) == 3
         assert sum(sql.startswith("UPDATE") for sql in statements) == 1
 

@@ -217,3 +217,26 @@ def test_those_who_may_see_do_see(trust):
     anonymous = client_for(None)
     assert anonymous.get(f"/api/v1/tables/{trust.held_table.pk}/hands/").status_code == 404
     assert SECRET_NAME not in anonymous.get(f"/api/v1/players/{trust.secret.pk}/").content.decode()
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_the_unseen_rounds_are_the_complement_of_the_seen(trust, role):
+    """``unseen_round_ids`` (what the rating pool leaves out) reads the hidden side only; it is
+    exactly the rounds of the game that ``rounds()`` does not hold, for every role."""
+    from tournaments import policy
+    from tournaments.models import Event, Round
+
+    # One more of each hidden kind: a round of an unpublished event, a held round of an event
+    # that the role may organise or not, and a held round of an unpublished event.
+    hidden_event = Event.objects.create(club=trust.club, name="draft cup", game="mu", published=False)
+    Round.objects.create(event=hidden_event, number=1)
+    Round.objects.create(event=hidden_event, number=2, results_held=True)
+    Round.objects.create(event=trust.other_event, number=1, results_held=True)
+    Round.objects.create(event=trust.events["mu"], number=9, results_held=True)
+    seen = policy.visibility(user_of(trust, role))
+    for game in ("mu", "maumau", "lut"):
+        expected = sorted(Round.objects.filter(event__game=game).exclude(pk__in=seen.rounds().values("pk"))
+                          .values_list("pk", flat=True))
+        assert seen.unseen_round_ids(game) == expected
+        if role == "anonymous" and game == "mu":
+            assert len(expected) >= 4  # the case is not empty
