@@ -185,9 +185,9 @@ def hand_submit(
     is over, ``expected_number`` is not the next slot, or the key was used for another record. A
     repeated ``idempotency_key`` with the same record answers the first receipt again.
 
-    The most frequent write of an evening, in four statements besides the transaction's (five
-    with an ``Idempotency-Key``; ``tournaments.rows``): the locked read of the table's state, the
-    hand, its first version, the session's totals.
+    The most frequent write of an evening, in two statements besides the transaction's on
+    PostgreSQL (four with an ``Idempotency-Key``; ``tournaments.rows``): the locked read of the
+    table's state, then the hand, its first version and the session's totals in one.
     """
     print_ = ""
     try:
