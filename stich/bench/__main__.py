@@ -64,6 +64,7 @@ def main() -> None:
     os.environ.setdefault("SECRET_KEY", "bench-only-not-secret")
     os.environ["DEBUG"] = "0"
     os.environ["ALLOWED_HOSTS"] = "127.0.0.1,localhost,testserver"
+    os.environ["DRY_RUN_THROTTLE"] = "1000000/s"  # the dry run's throughput, not its limit
     import django
 
     django.setup()
@@ -257,11 +258,14 @@ class Bench:
                   for n in range(self.args.clients)]
         records = [[mu_record(self.rng, dealer) for _ in range(50)] for dealer in range(4)]
         bare = self.load(lambda client, n: ("/bench/bare/", records[n % 4][n % 50], {}))
+        # The engine's dry run (validation only, nothing stored; its throttle lifted in main()):
+        # what a hand costs before the database.
+        dry = self.load(lambda client, n: ("/api/v1/records/validate", records[n % 4][n % 50], {}), ok=200)
         hands = self.load(lambda client, n: (f"/api/v1/tables/{tables[client].pk}/hands/", records[n % 4][n % 50],
                                              {"X-Scorer-Token": tables[client].scorer_token}))
-        return {"bare": bare, "hands": hands}
+        return {"bare": bare, "dry run": dry, "hands": hands}
 
-    def load(self, next_request) -> dict:
+    def load(self, next_request, ok: int = 201) -> dict:
         deadline = time.perf_counter() + self.args.duration
         latencies: list[list[float]] = [[] for _ in range(self.args.clients)]
         errors = [0] * self.args.clients
@@ -276,7 +280,7 @@ class Bench:
                 except OSError:
                     status = 0
                 latencies[index].append(time.perf_counter() - started)
-                if status == 201:
+                if status == ok:
                     number += 1
                 else:
                     errors[index] += 1
@@ -429,11 +433,12 @@ def report_throughput(throughput: dict, rss: float | None, bench: Bench, scale: 
     bare, hands = throughput["bare"], throughput["hands"]
     print(f"\nhand submission, {bench.args.clients} clients, {bench.args.duration:.0f} s each ({scale}; gunicorn "
           f"--workers {bench.args.workers}):")
-    for name, run in (("bare DRF", bare), ("hand submission", hands)):
+    for name, run in (("bare DRF", bare), ("dry run (engine only)", throughput["dry run"]), ("hand submission", hands)):
         print(f"  {name}: {run['per_second']:.0f} req/s, p50 {run['p50'] * 1000:.0f} ms, p99 {run['p99'] * 1000:.0f} ms, "
               f"{run['errors']} errors of {run['requests']}")
         if run["cpu_ms"]:
             print("    CPU per request: " + ", ".join(f"{who} {ms:.2f} ms" for who, ms in run["cpu_ms"].items()))
+    print(f"  dry run / bare: {throughput['dry run']['per_second'] / bare['per_second'] * 100:.0f} %")
     print(f"  hand submission / bare: {hands['per_second'] / bare['per_second'] * 100:.0f} %")
     print(f"web worker peak RSS: {rss:.0f} MiB" if rss else "web worker peak RSS: unknown (not Linux)")
 
