@@ -75,6 +75,8 @@ class JSONParser(DRFJSONParser):
             raise TooDeep() from None
         except ValueError as exc:
             raise exceptions.ParseError(f"JSON parse error - {exc}") from None
-        if depth(document) > MAX_DEPTH:
+        # A document nests at most as deep as it has brackets: most records have fewer than the
+        # limit, and counting them in the text costs far less than walking the document.
+        if text.count("[") + text.count("{") > MAX_DEPTH and depth(document) > MAX_DEPTH:
             raise TooDeep()
         return document

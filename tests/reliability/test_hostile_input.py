@@ -70,6 +70,18 @@ def test_nesting_just_past_the_limit_is_refused_and_just_within_it_reaches_the_e
     assert response.status_code == 422 and "path" in response.json()  # the engine's answer, not the parser's
 
 
+def test_many_brackets_side_by_side_are_not_depth(world):
+    """The parser walks a document only when it has more brackets than the depth limit; a wide
+    document with many of them, shallow, still reaches the engine, and a deep one inside it
+    is still refused."""
+    client = client_for()
+    wide = {"game": "mu", "note": [[] for _ in range(3 * MAX_DEPTH)], "text": "[" * (2 * MAX_DEPTH)}
+    response = client.post(DRY_RUN, data=json.dumps(wide), content_type="application/json")
+    assert response.status_code == 422 and "path" in response.json()
+    wide["deep"] = json.loads("[" * MAX_DEPTH + "]" * MAX_DEPTH)
+    assert_json_error(client.post(DRY_RUN, data=json.dumps(wide), content_type="application/json"), 400, "too_deep")
+
+
 def test_a_twenty_megabyte_body_is_413_too_large_fast(world):
     body = b'{"game": "mu", "pad": "' + b"x" * (20 * 1024 * 1024) + b'"}'
     before = stored()
