@@ -71,4 +71,3 @@ def test_receipts_and_kept_sessions_equal_a_computation_over_every_hand(world, g
             session.refresh_from_db()
             summary = results.session_summary(session)
         assert session.status == Session.Status.FINISHED
-
