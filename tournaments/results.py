@@ -143,8 +143,11 @@ def fingerprint(record, expected_number: int | None) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _replay(table: Table, key: str, print_: str) -> Submission | None:
-    earlier = rows.earlier_submission(table.pk, key)
+def _replay(table: Table, key: str, print_: str, earlier: IdempotentSubmission | None = None) -> Submission | None:
+    """The first receipt again when ``key`` was used at the table for the same record (``earlier``:
+    the submission under it, when already read)."""
+    if earlier is None:
+        earlier = rows.earlier_submission(table.pk, key)
     if earlier is None:
         return None
     if earlier.fingerprint and earlier.fingerprint != print_:
@@ -185,22 +188,23 @@ def hand_submit(
     is over, ``expected_number`` is not the next slot, or the key was used for another record. A
     repeated ``idempotency_key`` with the same record answers the first receipt again.
 
-    The most frequent write of an evening, in two statements besides the transaction's on
-    PostgreSQL (four with an ``Idempotency-Key``; ``tournaments.rows``): the locked read of the
-    table's state, then the hand, its first version and the session's totals in one.
+    The most frequent write of an evening, in three statements besides the transaction's on
+    PostgreSQL (four with an ``Idempotency-Key``; ``tournaments.rows``): the table's lock with its
+    round and event, the read of its state (and of the key), then the hand, its first version and
+    the session's totals in one.
     """
     print_ = ""
     try:
         with transaction.atomic():
-            state = rows.table_state(table if isinstance(table, int) else table.pk)
-            table = state.table
+            table = rows.lock_table(table if isinstance(table, int) else table.pk)
             if entry is not None:
                 given = entry(table)
                 record, via_scorer_token = given.record, given.via_scorer_token
                 expected_number, entered_by_seat = given.expected_number, given.entered_by_seat
+            state = rows.table_state(table, idempotency_key)
             if idempotency_key:
                 print_ = fingerprint(record, expected_number)
-                replay = _replay(table, idempotency_key, print_)
+                replay = _replay(table, idempotency_key, print_, state.earlier) if state.earlier else None
                 if replay is not None:
                     return replay
             session = state.session

@@ -53,7 +53,6 @@ def _load_table(db, row) -> Table:
     return table
 
 
-_TABLE_WIDTH = len(_TABLE_COLUMNS) + len(_ROUND_COLUMNS) + len(_EVENT_COLUMNS)
 
 
 @dataclass(frozen=True)
@@ -65,6 +64,7 @@ class TableState:
     session: Session | None  # the current (latest) session; only the columns above are loaded
     last: Hand | None  # its latest hand
     waiting: int  # how many of the session's hands wait for a confirmation
+    earlier: IdempotentSubmission | None = None  # the submission stored under the key asked for
 
 
 def _db():
@@ -105,58 +105,87 @@ def _preparing_cursor_class():
     return PreparingCursor, PreparedDebugWrapper
 
 
+_KEY_COLUMNS = ("id", "table_id", "key", "fingerprint", "body")
+
+
 @lru_cache(maxsize=4)
-def _state_sql(lock: bool) -> str:
-    """Every lookup by an index: the latest session by (table, number), its latest hand by
-    (session, number) = the session's kept hand count (slots have no gaps), the unconfirmed ones by
-    their partial index."""
-    seat, session, hand = Seat._meta.db_table, Session._meta.db_table, Hand._meta.db_table
-    columns = ", ".join([f"s.{c}" for c in _SESSION_COLUMNS] + [f"h.{c}" for c in _HAND_COLUMNS])
-    return (
-        f"SELECT {_table_columns()}, (SELECT COUNT(*) FROM {seat} WHERE table_id = t.id), {columns}, "
-        f"(SELECT COUNT(*) FROM {hand} w WHERE w.session_id = s.id AND w.unconfirmed) {_table_joins()} "
-        f"LEFT JOIN {session} s ON s.table_id = t.id "
-        f"AND s.number = (SELECT MAX(number) FROM {session} WHERE table_id = t.id) "
-        f"LEFT JOIN {hand} h ON h.session_id = s.id AND h.number = s.hand_count "
-        f"WHERE t.id = %s" + (" FOR UPDATE OF t" if lock else "")
-    )
+def _lock_sql(lock: bool) -> str:
+    return f"SELECT {_table_columns()} {_table_joins()} WHERE t.id = %s" + (" FOR UPDATE OF t" if lock else "")
 
 
-def table_state(table_id: int) -> TableState:
-    """Lock the table's row (only it: the event's other tables submit in parallel) and read it
-    with its round and event, its seat count, its current session, that session's latest hand
-    and how many of its hands wait for a confirmation. Raises ``Table.DoesNotExist``."""
+def lock_table(table_id: int) -> Table:
+    """Lock the table's row (only it: the round and event rows read with it stay free, so the
+    event's other tables submit in parallel) and read it with its round and event: what deciding
+    who may submit needs. Raises ``Table.DoesNotExist``.
+
+    The table's state is read by the next statement (``table_state``), not by this one: a
+    statement sees the database as it was when it started, so a read that had to wait for the
+    lock would miss the hand that the lock's holder stored meanwhile (PostgreSQL's Read Committed;
+    tests/integration/test_concurrency.py)."""
     db = _db()
     with _cursor(db) as cursor:
-        cursor.execute(_state_sql(db.features.has_select_for_update), [table_id])
+        cursor.execute(_lock_sql(db.features.has_select_for_update), [table_id])
         row = cursor.fetchone()
     if row is None:
         raise Table.DoesNotExist(f"no table {table_id}")
-    table = _load_table(db, row)
-    rest = row[_TABLE_WIDTH:]
+    return _load_table(db, row)
+
+
+@lru_cache(maxsize=4)
+def _state_sql(key: bool) -> str:
+    """Every lookup by an index: the latest session by (table, number), its latest hand by
+    (session, number) = the session's kept hand count (slots have no gaps), the unconfirmed ones by
+    their partial index, the submission under an Idempotency-Key by (table, key)."""
+    table, seat, session, hand = Table._meta.db_table, Seat._meta.db_table, Session._meta.db_table, Hand._meta.db_table
+    columns = [f"s.{c}" for c in _SESSION_COLUMNS] + [f"h.{c}" for c in _HAND_COLUMNS]
+    if key:
+        columns += [f"k.{c}" for c in _KEY_COLUMNS]
+    return (
+        f"SELECT (SELECT COUNT(*) FROM {seat} WHERE table_id = t.id), {', '.join(columns)}, "
+        f"(SELECT COUNT(*) FROM {hand} w WHERE w.session_id = s.id AND w.unconfirmed) FROM {table} t "
+        f"LEFT JOIN {session} s ON s.table_id = t.id "
+        f"AND s.number = (SELECT MAX(number) FROM {session} WHERE table_id = t.id) "
+        f"LEFT JOIN {hand} h ON h.session_id = s.id AND h.number = s.hand_count "
+        + (f"LEFT JOIN {IdempotentSubmission._meta.db_table} k ON k.table_id = t.id AND k.key = %s " if key else "")
+        + "WHERE t.id = %s"
+    )
+
+
+def table_state(table: Table, key: str | None = None) -> TableState:
+    """What a submission needs of ``table`` (locked by ``lock_table`` in this transaction): its
+    seat count, its current session, that session's latest hand, how many of its hands wait for a
+    confirmation, and the submission stored under ``key`` (an Idempotency-Key), if any."""
+    db = _db()
+    with _cursor(db) as cursor:
+        cursor.execute(_state_sql(key is not None), [table.pk] if key is None else [key, table.pk])
+        rest = cursor.fetchone()
     seats, session_values = rest[0], rest[1:1 + len(_SESSION_COLUMNS)]
     hand_values = rest[1 + len(_SESSION_COLUMNS):1 + len(_SESSION_COLUMNS) + len(_HAND_COLUMNS)]
     session = None if session_values[0] is None else load(Session, _SESSION_COLUMNS, session_values, db)
     last = None if hand_values[0] is None else load(Hand, _HAND_COLUMNS, hand_values, db)
+    earlier = None
+    if key is not None:
+        start = 1 + len(_SESSION_COLUMNS) + len(_HAND_COLUMNS)
+        key_values = rest[start:start + len(_KEY_COLUMNS)]
+        earlier = None if key_values[0] is None else load(IdempotentSubmission, _KEY_COLUMNS, key_values, db)
     if session is not None:
         session.table = table
         if last is None and session.hand_count:
             # A hand count not kept (data written around the services): read the latest hand.
             last = session.hands.order_by("-number").first()
-    return TableState(table=table, seats=seats, session=session, last=last, waiting=rest[-1] or 0)
+    return TableState(table=table, seats=seats, session=session, last=last, waiting=rest[-1] or 0, earlier=earlier)
 
 
 def earlier_submission(table_id: int, key: str) -> IdempotentSubmission | None:
     """The submission stored under ``key`` at the table, if any (its fingerprint and body)."""
     db = _db()
-    columns = ("id", "table_id", "key", "fingerprint", "body")
     with _cursor(db) as cursor:
         cursor.execute(
-            f"SELECT {', '.join(columns)} FROM {IdempotentSubmission._meta.db_table} WHERE table_id = %s AND key = %s",
+            f"SELECT {', '.join(_KEY_COLUMNS)} FROM {IdempotentSubmission._meta.db_table} WHERE table_id = %s AND key = %s",
             [table_id, key],
         )
         row = cursor.fetchone()
-    return None if row is None else load(IdempotentSubmission, columns, row, db)
+    return None if row is None else load(IdempotentSubmission, _KEY_COLUMNS, row, db)
 
 
 def load(model: type[Model], columns: tuple[str, ...], values, db=None) -> Model:

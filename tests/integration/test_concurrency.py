@@ -76,3 +76,59 @@ def test_twenty_different_records_for_the_same_hand_store_exactly_one(world):
     # The next hand still continues the stored one.
     after = client.post(url, next_record("mu", rng, 4, client.get(url).json()["session"]), format="json")
     assert after.status_code == 201 and after.json()["hand"]["number"] == 3
+
+
+def test_a_submission_that_waited_for_the_lock_continues_the_hand_stored_meanwhile(world, monkeypatch):
+    """A submission waiting for the table's lock reads the table's state after it has the lock:
+    it sees the hand stored meanwhile, so it is stored as the hand after it (no 409, no stale
+    slot, dealer or totals)."""
+    from tournaments import results, rows
+    from tournaments.models import Session
+
+    table = world.events["mu"].rounds.get().tables.first()
+    client = client_for(world.organiser)
+    url = f"/api/v1/tables/{table.pk}/hands/"
+    rng = random.Random(3)
+    summary = client.post(url, next_record("mu", rng, 4, None), format="json").json()["session"]
+    first = next_record("mu", rng, 4, summary)
+    # The record after ``first``: Mü's deal moves one seat on (rules/mu.md §7).
+    second = next_record("mu", rng, 4, {"next": {"dealer": (first["dealer"] + 1) % 4, "direction": None}})
+
+    stored, release = threading.Event(), threading.Event()
+    holder = []
+    original = rows.store_hand
+
+    def store_and_hold(*args, **kwargs):
+        original(*args, **kwargs)
+        if threading.current_thread() in holder:  # the first submission keeps its lock a while
+            stored.set()
+            release.wait(30)
+
+    monkeypatch.setattr(rows, "store_hand", store_and_hold)
+    answers = {}
+
+    def submit(name, record):
+        from django.db import connections
+
+        try:
+            answers[name] = client_for(world.organiser).post(url, record, format="json")
+        finally:
+            connections.close_all()
+
+    first_thread = threading.Thread(target=submit, args=("first", first))
+    holder.append(first_thread)
+    first_thread.start()
+    assert stored.wait(30)
+    second_thread = threading.Thread(target=submit, args=("second", second))
+    second_thread.start()
+    second_thread.join(1.0)  # it waits for the lock
+    assert second_thread.is_alive()
+    release.set()
+    first_thread.join(30)
+    second_thread.join(30)
+    assert answers["first"].status_code == 201, answers["first"].content
+    assert answers["second"].status_code == 201, answers["second"].content
+    assert [answers[name].json()["hand"]["number"] for name in ("first", "second")] == [2, 3]
+    session = Session.objects.get(table=table)
+    assert session.hand_count == 3
+    assert session.totals == results.session_summary(session)["totals"]

@@ -117,8 +117,8 @@ def test_corrections_late_sessions_and_released_rounds_equal_a_recompute(world):
 @pytest.mark.django_db
 def test_a_hand_runs_a_bounded_number_of_statements(world):
     """The statements of one submission in the middle of a session (with an Idempotency-Key), all
-    in its transaction: the locked read of the table's state (with its round and event, for the
-    rights check; seat count, session, latest hand), the key, the hand, its version, the
+    in its transaction: the table's lock with its round and event (for the rights check), the
+    read of its state (seat count, session, latest hand) with the key, the hand, its version, the
     session's totals (on PostgreSQL in one statement) and the key's receipt; the session's hands
     are never read."""
     table = world.events["mu"].rounds.get().tables.first()
@@ -164,7 +164,7 @@ def test_only_the_table_row_is_locked(world, lock):
     table, other = round_.tables.order_by("number")[:2]
     settings = connection.settings_dict
     with transaction.atomic():
-        (rows.table_state if lock == "submission" else _lock_table)(table.pk)
+        (rows.lock_table if lock == "submission" else _lock_table)(table.pk)
         with psycopg.connect(host=settings["HOST"], port=settings["PORT"] or 5432, user=settings["USER"],
                              password=settings["PASSWORD"] or None, dbname=settings["NAME"], autocommit=False) as other_connection:
             cursor = other_connection.cursor()
