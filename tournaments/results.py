@@ -478,7 +478,9 @@ def _mark_confirmed(hand: Hand, *, seat: int | None, by_user) -> None:
 
 def _lock_unconfirmed(hand: Hand) -> Hand:
     _lock_table(hand.session.table_id)
-    hand = Hand.objects.select_for_update().select_related("session__table__round__event").get(pk=hand.pk)
+    # Only the hand's row besides the table's: the session, round and event rows read with it stay
+    # free (the event's other tables confirm in parallel).
+    hand = Hand.objects.select_for_update(of=("self",)).select_related("session__table__round__event").get(pk=hand.pk)
     if not hand.unconfirmed:
         raise Conflict("this hand does not wait for a confirmation", code="not_unconfirmed")
     return hand

@@ -149,22 +149,34 @@ def test_a_hand_runs_a_bounded_number_of_statements(world):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("lock", ["submission", "correction"])
+@pytest.mark.parametrize("lock", ["submission", "correction", "confirmation"])
 def test_only_the_table_row_is_locked(world, lock):
-    """While a submission (or a correction) holds its table, the round, the event and the event's
-    other tables are free (PostgreSQL: another connection takes their locks at once)."""
+    """While a submission (or a correction, or a confirmation) holds its table, the round, the
+    event and the event's other tables are free (PostgreSQL: another connection takes their locks
+    at once)."""
     if connection.vendor != "postgresql":
         pytest.skip("row locks as PostgreSQL takes them")
     import psycopg
 
     from tournaments import rows
-    from tournaments.results import _lock_table
+    from tournaments.models import Hand
+    from tournaments.results import _lock_table, _lock_unconfirmed, hand_submit
 
     round_ = world.events["mu"].rounds.get()
     table, other = round_.tables.order_by("number")[:2]
     settings = connection.settings_dict
+    waiting = None
+    if lock == "confirmation":
+        round_.event.confirm_hands = True
+        round_.event.save(update_fields=["confirm_hands"])
+        receipt = hand_submit(table=table, record=next_record("mu", random.Random(4), 4, None), entered_by_seat=0).receipt
+        waiting = Hand.objects.get(pk=receipt["hand"]["id"])
+        assert waiting.unconfirmed
     with transaction.atomic():
-        (rows.lock_table if lock == "submission" else _lock_table)(table.pk)
+        if lock == "confirmation":
+            _lock_unconfirmed(waiting)
+        else:
+            (rows.lock_table if lock == "submission" else _lock_table)(table.pk)
         with psycopg.connect(host=settings["HOST"], port=settings["PORT"] or 5432, user=settings["USER"],
                              password=settings["PASSWORD"] or None, dbname=settings["NAME"], autocommit=False) as other_connection:
             cursor = other_connection.cursor()
