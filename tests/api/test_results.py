@@ -375,3 +375,32 @@ def test_a_held_back_round_is_missing_from_the_public_api_until_released(world):
     assert anonymous.get(urls["hands"]).json()["count"] == 4
     assert len(anonymous.get(f"/api/v1/events/{event.pk}/standings/").json()["standings"]) == 4
     assert "hand" in exported_types(anonymous)
+
+
+@pytest.mark.parametrize("who, status", [("anonymous", 401), ("stranger", 403), ("wrong token", 403), ("no table", 404)])
+def test_who_may_submit_is_decided_before_the_body_is_read(world, who, status):
+    """A submission's rights come from the table's lock and its round and event: a refused
+    request is refused as such (401, 403, 404) even with a body that is not JSON, and nothing is
+    stored."""
+    from tournaments.models import Hand, Session
+
+    table = world.events["mu"].rounds.get().tables.first()
+    other = world.events["lut"].rounds.get().tables.first()
+    url = f"/api/v1/tables/{table.pk}/hands/"
+    headers = {}
+    client = client_for()
+    if who == "stranger":
+        client = client_for(make_user("someone"))
+    elif who == "wrong token":
+        headers["HTTP_X_SCORER_TOKEN"] = other.scorer_token
+    elif who == "no table":
+        client = client_for(world.organiser)
+        url = f"/api/v1/tables/{table.pk + other.pk + 1000}/hands/"
+    response = client.post(url, data="{not json", content_type="application/json", **headers)
+    assert response.status_code == status, response.content
+    assert set(response.json()) >= {"code", "message"}
+    assert not Hand.objects.exists() and not Session.objects.exists()
+    # The same body from someone who may submit is refused for what it is.
+    allowed = client_for(world.organiser).post(f"/api/v1/tables/{table.pk}/hands/", data="{not json",
+                                               content_type="application/json")
+    assert allowed.status_code == 400
