@@ -251,7 +251,8 @@ def _ratings(game: str, players: list[int]) -> QuerySet[Rating]:
 
 
 def _recent(game: str, players: list[int]) -> dict[int, list[dict]]:
-    """Each player's last ``TREND_EVENTS`` rating events, newest first (one query)."""
+    """Each player's last ``TREND_EVENTS`` rating events, newest first (a query per player for a
+    table's players, one query otherwise)."""
     rows = RatingHistory.objects.filter(game=game)
     columns = ("player", "mu_before", "sigma_before", "mu_after", "sigma_after", "finished_at")
     if len(players) <= FEW:

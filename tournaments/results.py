@@ -143,13 +143,13 @@ def fingerprint(record, expected_number: int | None) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _replay(table: Table, key: str, print_: str, earlier: IdempotentSubmission | None = None) -> Submission | None:
-    """The first receipt again when ``key`` was used at the table for the same record (``earlier``:
-    the submission under it, when already read)."""
-    if earlier is None:
-        earlier = rows.earlier_submission(table.pk, key)
-    if earlier is None:
-        return None
+def _replay(table: Table, key: str, print_: str) -> Submission | None:
+    earlier = rows.earlier_submission(table.pk, key)
+    return None if earlier is None else _answer_again(earlier, print_)
+
+
+def _answer_again(earlier: IdempotentSubmission, print_: str) -> Submission:
+    """The first receipt again for a repeated key with the same record; 409 for another record."""
     if earlier.fingerprint and earlier.fingerprint != print_:
         raise Conflict(
             "this Idempotency-Key was used for another submission at this table; use a new key for a new hand",
@@ -204,9 +204,8 @@ def hand_submit(
             state = rows.table_state(table, idempotency_key)
             if idempotency_key:
                 print_ = fingerprint(record, expected_number)
-                replay = _replay(table, idempotency_key, print_, state.earlier) if state.earlier else None
-                if replay is not None:
-                    return replay
+                if state.earlier is not None:
+                    return _answer_again(state.earlier, print_)
             session = state.session
             if session is None:
                 session = Session.objects.create(table=table, number=1, first_dealer=table.first_dealer)

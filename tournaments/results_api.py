@@ -188,7 +188,7 @@ class TableHandsView(APIView):
 
         try:
             submission = results.hand_submit(
-                table=int(pk), by_user=request.user, idempotency_key=request.headers.get("Idempotency-Key") or None,
+                table=pk, by_user=request.user, idempotency_key=request.headers.get("Idempotency-Key") or None,
                 entry=entry,
             )
         except Table.DoesNotExist:

@@ -53,8 +53,6 @@ def _load_table(db, row) -> Table:
     return table
 
 
-
-
 @dataclass(frozen=True)
 class TableState:
     """What a submission needs of a table, read under its row lock."""

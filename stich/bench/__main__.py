@@ -258,8 +258,8 @@ class Bench:
                   for n in range(self.args.clients)]
         records = [[mu_record(self.rng, dealer) for _ in range(50)] for dealer in range(4)]
         bare = self.load(lambda client, n: ("/bench/bare/", records[n % 4][n % 50], {}))
-        # The engine's dry run (validation only, nothing stored; its throttle lifted in main()):
-        # what a hand costs before the database.
+        # The engine's dry run (validation only, nothing stored; its rate raised in main(), its
+        # throttle still reads and writes the cache): a request that judges a record, no database.
         dry = self.load(lambda client, n: ("/api/v1/records/validate", records[n % 4][n % 50], {}), ok=200)
         hands = self.load(lambda client, n: (f"/api/v1/tables/{tables[client].pk}/hands/", records[n % 4][n % 50],
                                              {"X-Scorer-Token": tables[client].scorer_token}))
@@ -433,7 +433,7 @@ def report_throughput(throughput: dict, rss: float | None, bench: Bench, scale: 
     bare, hands = throughput["bare"], throughput["hands"]
     print(f"\nhand submission, {bench.args.clients} clients, {bench.args.duration:.0f} s each ({scale}; gunicorn "
           f"--workers {bench.args.workers}):")
-    for name, run in (("bare DRF", bare), ("dry run (engine only)", throughput["dry run"]), ("hand submission", hands)):
+    for name, run in (("bare DRF", bare), ("dry run (engine, throttle)", throughput["dry run"]), ("hand submission", hands)):
         print(f"  {name}: {run['per_second']:.0f} req/s, p50 {run['p50'] * 1000:.0f} ms, p99 {run['p99'] * 1000:.0f} ms, "
               f"{run['errors']} errors of {run['requests']}")
         if run["cpu_ms"]:
