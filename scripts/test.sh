@@ -17,4 +17,7 @@ fi
 export DEBUG="${DEBUG:-1}"
 # The layering (.importlinter): stich > ratings > tournaments > games, the engine pure Python.
 lint-imports --no-cache
-exec python -m pytest "$@"
+# Two processes (pytest-xdist, one per core; TEST_WORKERS=0 runs in this process), a test file kept
+# on one worker so that its module fixtures are built once; each worker has its own test database
+# and Redis database (stich/test_settings.py).
+exec python -m pytest -n "${TEST_WORKERS:-auto}" --dist loadfile "$@"

@@ -8,6 +8,27 @@ import os
 os.environ.setdefault("SECRET_KEY", "tests-only-not-secret")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
 
+
+def _redis_url_of_worker(url: str, worker: str) -> str:
+    """Under pytest-xdist each worker (``gw0``, ``gw1``, ...) gets a Redis database of its own, as
+    pytest-django gives it a test database of its own: its cache, throttles, channel layer, broker
+    queues and live Celery worker never meet another worker's. The worker's index is added to the
+    URL's database number (``redis://host:6379/0`` is ``/1`` for ``gw1``)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    index = int(worker.removeprefix("gw") or 0)
+    parts = urlsplit(url)
+    database = int(parts.path.strip("/") or 0) + index
+    return urlunsplit(parts._replace(path=f"/{database}"))
+
+
+# Set in the environment, so that the processes the tests start (a Celery worker, beat, a server)
+# use the same database.
+if os.environ.get("REDIS_URL") and os.environ.get("PYTEST_XDIST_WORKER", "").startswith("gw"):
+    if not os.environ.get("STICH_TEST_REDIS_BASE"):
+        os.environ["STICH_TEST_REDIS_BASE"] = os.environ["REDIS_URL"]
+    os.environ["REDIS_URL"] = _redis_url_of_worker(os.environ["STICH_TEST_REDIS_BASE"], os.environ["PYTEST_XDIST_WORKER"])
+
 from .settings import *  # noqa: E402,F401,F403
 
 # Tests do not run collectstatic: serve static files by name, not from the hashed manifest.

@@ -17,6 +17,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _suffix() -> str:
+    """The pytest-xdist worker's name (``-gw0``), so that two workers' Celery logs stay apart."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    return f"-{worker}" if worker else ""
+
+
 def _worker_env(database_name: str | None) -> dict:
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "stich.settings", "DEBUG": "1"}
     url = os.environ.get("DATABASE_URL", "")
@@ -33,7 +39,7 @@ def live_worker(django_db_setup, django_db_blocker):
 
     from stich.celery import app
 
-    log = open(ROOT / "celery-test-worker.log", "w")  # noqa: SIM115 - closed at teardown
+    log = open(ROOT / f"celery-test-worker{_suffix()}.log", "w")  # noqa: SIM115 - closed at teardown
     process = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "stich", "worker", "--pool=solo", "--loglevel=INFO",
          "--hostname", f"test-worker-{os.getpid()}@%h", "--without-gossip", "--without-mingle"],
