@@ -1,0 +1,162 @@
+"""Win chances of stored tables: the players' ratings read, ``chances.room_chances`` computed.
+
+Which ratings: a table whose latest session is rated is shown with the ratings its players had
+just before that session (``RatingHistory``), so a prediction does not change once the result is
+in; any other table with its players' current ratings (a player with none is new: the prior,
+provisional). The chances depend on the ratings alone, so they are cached by them.
+
+Callers pass tables they may show (``tournaments.policy.Visibility``): the ratings themselves are
+public (only public results are rated).
+"""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from django.core.cache import cache
+from django.db.models import Max
+
+from tournaments.models import Event, Seat, Session, Table
+
+from .chances import Chance, room_chances
+from .model import NEW_PLAYER
+from .models import Rating, RatingHistory
+
+CACHE_SECONDS = 24 * 3600
+
+
+class SeatChance(NamedTuple):
+    position: int
+    player_id: int
+    win: float
+    expected_place: float
+    provisional: bool
+    mu: float
+    sigma: float
+
+
+class TableOutlook(NamedTuple):
+    table_id: int
+    basis: str  # "current": the players' ratings now; "before_session": as they were before the session
+    session_id: int | None
+    seats: list[SeatChance]
+
+    @property
+    def favourite(self) -> SeatChance | None:
+        """The seat with the best chance, when it is strictly the best."""
+        ordered = sorted(self.seats, key=lambda seat: seat.win, reverse=True)
+        if not ordered or (len(ordered) > 1 and ordered[1].win >= ordered[0].win - 1e-9):
+            return None
+        return ordered[0]
+
+
+def _cached_chances(tables: list[list[tuple[float, float]]]) -> list[list[Chance]]:
+    keys = [
+        "chances:" + hashlib.sha1(repr([(round(mu, 9), round(sigma, 9)) for mu, sigma in table]).encode()).hexdigest()
+        for table in tables
+    ]
+    found = cache.get_many(keys)
+    missing = [index for index, key in enumerate(keys) if key not in found]
+    if missing:
+        computed = room_chances([tables[index] for index in missing])
+        fresh = {keys[index]: [tuple(chance) for chance in result] for index, result in zip(missing, computed)}
+        cache.set_many(fresh, CACHE_SECONDS)
+        found.update(fresh)
+    return [[Chance(*chance) for chance in found[key]] for key in keys]
+
+
+def tables_outlook(tables: Iterable[Table]) -> dict[int, TableOutlook]:
+    """The outlook of each table of 2 to 6 seated players (others are left out), by table id.
+    A few queries whatever the number of tables: seats, rated sessions with their history, and
+    the current ratings."""
+    tables = list(tables)
+    if not tables:
+        return {}
+    games = {table.pk: table.round.event.game for table in tables}
+    seats: dict[int, list[tuple[int, int]]] = {table.pk: [] for table in tables}
+    for table_id, position, player_id in (
+        Seat.objects.filter(table__in=tables).order_by("table", "position").values_list("table", "position", "player")
+    ):
+        seats[table_id].append((position, player_id))
+    seats = {table_id: seated for table_id, seated in seats.items() if 2 <= len(seated) <= 6}
+
+    # The latest session of each table that has rating history: its before-ratings.
+    latest = dict(
+        Session.objects.filter(table__in=list(seats), rating_history__isnull=False)
+        .values("table").annotate(latest=Max("pk")).values_list("table", "latest")
+    )
+    before: dict[tuple[int, int], tuple[float, float]] = {}
+    for session_id, player_id, mu, sigma in RatingHistory.objects.filter(session__in=list(latest.values())).values_list(
+        "session", "player", "mu_before", "sigma_before"
+    ):
+        before[(session_id, player_id)] = (mu, sigma)
+    wanted = {player for seated in seats.values() for _, player in seated}
+    current = {
+        (player, game): (mu, sigma)
+        for player, game, mu, sigma in Rating.objects.filter(player__in=wanted).values_list("player", "game", "mu", "sigma")
+    }
+
+    order = list(seats)
+    ratings, bases = [], []
+    for table_id in order:
+        session_id = latest.get(table_id)
+        if session_id is not None and all((session_id, player) in before for _, player in seats[table_id]):
+            ratings.append([before[(session_id, player)] for _, player in seats[table_id]])
+            bases.append(("before_session", session_id))
+        else:
+            game = games[table_id]
+            ratings.append([current.get((player, game), NEW_PLAYER) for _, player in seats[table_id]])
+            bases.append(("current", None))
+    result = {}
+    for table_id, table_ratings, (basis, session_id), chances in zip(order, ratings, bases, _cached_chances(ratings)):
+        result[table_id] = TableOutlook(table_id, basis, session_id, [
+            SeatChance(position, player, chance.win, chance.expected_place, chance.provisional, mu, sigma)
+            for (position, player), (mu, sigma), chance in zip(seats[table_id], table_ratings, chances)
+        ])
+    return result
+
+
+def table_outlook(table: Table) -> TableOutlook | None:
+    return tables_outlook([table]).get(table.pk)
+
+
+class Upset(NamedTuple):
+    session_id: int
+    table_id: int
+    round_number: int
+    table_number: int
+    player_id: int
+    win: float  # the winner's chance before the session
+    players: int
+
+
+def event_upset(event: Event, tables: Sequence[Table]) -> Upset | None:
+    """Of ``tables`` (the event's tables the caller may show), the finished, rated session whose
+    sole winner had the smallest chance before it, when that winner was not the favourite."""
+    outlooks = tables_outlook(tables)
+    by_id = {table.pk: table for table in tables}
+    sessions = {
+        session.pk: session
+        for session in Session.objects.filter(
+            pk__in=[o.session_id for o in outlooks.values() if o.session_id], status=Session.Status.FINISHED,
+        )
+    }
+    best = None
+    for outlook in outlooks.values():
+        session = sessions.get(outlook.session_id)
+        if session is None or len(session.totals) != len(outlook.seats):
+            continue
+        top = max(session.totals)
+        winners = [seat for seat in outlook.seats if session.totals[seat.position] == top]
+        if len(winners) != 1:
+            continue
+        winner = winners[0]
+        favourite = outlook.favourite
+        if favourite is not None and favourite.player_id == winner.player_id:
+            continue
+        if best is None or winner.win < best.win:
+            table = by_id[outlook.table_id]
+            best = Upset(session.pk, table.pk, table.round.number, table.number, winner.player_id, winner.win,
+                         len(outlook.seats))
+    return best
