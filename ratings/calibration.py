@@ -148,10 +148,17 @@ def reliability(predictions: Sequence[Sequence[float]], outcomes: Sequence[Seque
     return result
 
 
-def calibrate(sessions: Sequence[Session], *, decay: DecayConfig | None = None, skip: int = 0) -> Report:
-    """Replay ``sessions`` (finish order) and score the predictions of all but the first ``skip``
-    (a league's start, when everybody is new, predicts nothing)."""
+def calibrate(
+    sessions: Sequence[Session], *, decay: DecayConfig | None = None, skip: int = 0,
+    scored: Sequence[bool] | None = None,
+) -> Report:
+    """Replay ``sessions`` (finish order) and score the predictions of those ``scored`` marks
+    (all by default) but the first ``skip`` of them (a league's start, when everybody is new,
+    predicts little)."""
     before, outcomes = replay(sessions, decay=decay)
+    if scored is not None:
+        kept = [index for index, keep in enumerate(scored) if keep]
+        before, outcomes = [before[i] for i in kept], [outcomes[i] for i in kept]
     before, outcomes = before[skip:], outcomes[skip:]
     scores = {}
     chances = None

@@ -160,3 +160,53 @@ def event_upset(event: Event, tables: Sequence[Table]) -> Upset | None:
             best = Upset(session.pk, table.pk, table.round.number, table.number, winner.player_id, winner.win,
                          len(outlook.seats))
     return best
+
+
+PAGE_SESSIONS = 2000  # the calibration page scores the pool's latest sessions
+
+
+def recent_calibration(game: str, sessions: int = PAGE_SESSIONS):
+    """The calibration report (``ratings.calibration.Report``) of the pool's latest ``sessions``,
+    each predicted from the ratings its players had just before it as the pool stored them
+    (``RatingHistory``): what ``manage.py calibration_report`` finds by replaying, without the
+    replay. Cached until the pool changes."""
+    from .calibration import METHODS, Report, observed_wins, predict, reliability, score
+    from .models import PoolEntry
+
+    last = PoolEntry.objects.filter(game=game).order_by("-position").values_list("position", flat=True).first()
+    if last is None:
+        return None
+    key = f"calibration:{game}:{last}:{sessions}"
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
+    entries = list(
+        PoolEntry.objects.filter(game=game).order_by("-position")[:sessions].values_list("session", "session__totals")
+    )
+    entries.reverse()
+    history: dict[int, dict[int, tuple[float, float]]] = {}
+    for session_id, player_id, mu, sigma in RatingHistory.objects.filter(
+        session__in=[session for session, _ in entries]
+    ).values_list("session", "player", "mu_before", "sigma_before"):
+        history.setdefault(session_id, {})[player_id] = (mu, sigma)
+    seated: dict[int, list[int]] = {}
+    for session_id, player_id in Seat.objects.filter(
+        table__sessions__in=[session for session, _ in entries]
+    ).order_by("table", "position").values_list("table__sessions", "player"):
+        seated.setdefault(session_id, []).append(player_id)
+    tables, outcomes = [], []
+    for session_id, totals in entries:
+        players = seated.get(session_id, [])
+        ratings = history.get(session_id, {})
+        if not 2 <= len(players) <= 6 or len(totals) != len(players) or any(p not in ratings for p in players):
+            continue
+        tables.append([ratings[p] for p in players])
+        outcomes.append(observed_wins(totals))
+    chances = predict(tables, "chances")
+    report = Report(
+        len(outcomes), sum(map(len, outcomes)),
+        {method: score(chances if method == "chances" else predict(tables, method), outcomes) for method in METHODS},
+        reliability(chances, outcomes),
+    )
+    cache.set(key, report, CACHE_SECONDS)
+    return report
