@@ -133,7 +133,8 @@ class Upset(NamedTuple):
 
 def event_upset(event: Event, tables: Sequence[Table]) -> Upset | None:
     """Of ``tables`` (the event's tables the caller may show), the finished, rated session whose
-    sole winner had the smallest chance before it, when that winner was not the favourite."""
+    sole winner had the smallest chance before it, where the table had a favourite and it was
+    somebody else."""
     outlooks = tables_outlook(tables)
     by_id = {table.pk: table for table in tables}
     sessions = {
@@ -153,8 +154,8 @@ def event_upset(event: Event, tables: Sequence[Table]) -> Upset | None:
             continue
         winner = winners[0]
         favourite = outlook.favourite
-        if favourite is not None and favourite.player_id == winner.player_id:
-            continue
+        if favourite is None or favourite.player_id == winner.player_id:
+            continue  # even chances upset nobody; a favourite who wins is no upset
         if best is None or winner.win < best.win:
             table = by_id[outlook.table_id]
             best = Upset(session.pk, table.pk, table.round.number, table.number, winner.player_id, winner.win,

@@ -43,7 +43,7 @@ def test_the_upset_of_the_evening_names_a_winner_who_was_not_the_favourite(demo,
     outlook = tables_outlook([table])[table.pk]
     session = table.sessions.get(pk=outlook.session_id)
     winner = max(outlook.seats, key=lambda seat: session.totals[seat.position])
-    assert outlook.favourite is None or outlook.favourite.player_id != winner.player_id
+    assert outlook.favourite is not None and outlook.favourite.player_id != winner.player_id
     german = page(client, f"/events/{event.pk}/", HTTP_ACCEPT_LANGUAGE="de")
     assert "Überraschung des Abends" in german
 
