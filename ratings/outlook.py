@@ -15,9 +15,8 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from django.core.cache import cache
-from django.db.models import Max
 
-from tournaments.models import Event, Seat, Session, Table
+from tournaments.models import Seat, Session, Table
 
 from .chances import Chance, room_chances
 from .model import NEW_PLAYER
@@ -66,35 +65,54 @@ def _cached_chances(tables: list[list[tuple[float, float]]]) -> list[list[Chance
     return [[Chance(*chance) for chance in found[key]] for key in keys]
 
 
-def tables_outlook(tables: Iterable[Table]) -> dict[int, TableOutlook]:
+def _prefetched(table: Table, name: str):
+    """``table.<name>.all()`` when the caller prefetched it (no query), else ``None``."""
+    cache_ = getattr(table, "_prefetched_objects_cache", {})
+    return list(cache_[name]) if name in cache_ else None
+
+
+def tables_outlook(tables: Iterable[Table], *, game: str | None = None) -> dict[int, TableOutlook]:
     """The outlook of each table of 2 to 6 seated players (others are left out), by table id.
-    A few queries whatever the number of tables: seats, rated sessions with their history, and
-    the current ratings."""
+
+    Two queries whatever the number of tables (the rating history of their sessions, the current
+    ratings), and one more for the seats unless they are prefetched (``Prefetch("seats")``).
+    ``game``: the tables' game when they are of one event (else read from ``table.round.event``).
+    """
     tables = list(tables)
     if not tables:
         return {}
-    games = {table.pk: table.round.event.game for table in tables}
-    seats: dict[int, list[tuple[int, int]]] = {table.pk: [] for table in tables}
-    for table_id, position, player_id in (
-        Seat.objects.filter(table__in=tables).order_by("table", "position").values_list("table", "position", "player")
-    ):
-        seats[table_id].append((position, player_id))
+    games = {table.pk: game or table.round.event.game for table in tables}
+    seats: dict[int, list[tuple[int, int]]] = {}
+    unfetched = []
+    for table in tables:
+        fetched = _prefetched(table, "seats")
+        if fetched is None:
+            unfetched.append(table.pk)
+        else:
+            seats[table.pk] = sorted((seat.position, seat.player_id) for seat in fetched)
+    if unfetched:
+        for table_id in unfetched:
+            seats[table_id] = []
+        for table_id, position, player_id in Seat.objects.filter(table__in=unfetched).order_by(
+            "table", "position"
+        ).values_list("table", "position", "player"):
+            seats[table_id].append((position, player_id))
     seats = {table_id: seated for table_id, seated in seats.items() if 2 <= len(seated) <= 6}
 
-    # The latest session of each table that has rating history: its before-ratings.
-    latest = dict(
-        Session.objects.filter(table__in=list(seats), rating_history__isnull=False)
-        .values("table").annotate(latest=Max("pk")).values_list("table", "latest")
-    )
+    # The latest rated session of each table and its players' ratings just before it.
+    latest: dict[int, int] = {}
     before: dict[tuple[int, int], tuple[float, float]] = {}
-    for session_id, player_id, mu, sigma in RatingHistory.objects.filter(session__in=list(latest.values())).values_list(
-        "session", "player", "mu_before", "sigma_before"
-    ):
+    for session_id, table_id, player_id, mu, sigma in RatingHistory.objects.filter(
+        session__table__in=list(seats)
+    ).values_list("session", "session__table", "player", "mu_before", "sigma_before"):
         before[(session_id, player_id)] = (mu, sigma)
+        latest[table_id] = max(latest.get(table_id, session_id), session_id)
     wanted = {player for seated in seats.values() for _, player in seated}
     current = {
-        (player, game): (mu, sigma)
-        for player, game, mu, sigma in Rating.objects.filter(player__in=wanted).values_list("player", "game", "mu", "sigma")
+        (player, rated_game): (mu, sigma)
+        for player, rated_game, mu, sigma in Rating.objects.filter(player__in=wanted).values_list(
+            "player", "game", "mu", "sigma"
+        )
     }
 
     order = list(seats)
@@ -105,8 +123,7 @@ def tables_outlook(tables: Iterable[Table]) -> dict[int, TableOutlook]:
             ratings.append([before[(session_id, player)] for _, player in seats[table_id]])
             bases.append(("before_session", session_id))
         else:
-            game = games[table_id]
-            ratings.append([current.get((player, game), NEW_PLAYER) for _, player in seats[table_id]])
+            ratings.append([current.get((player, games[table_id]), NEW_PLAYER) for _, player in seats[table_id]])
             bases.append(("current", None))
     result = {}
     for table_id, table_ratings, (basis, session_id), chances in zip(order, ratings, bases, _cached_chances(ratings)):
@@ -131,22 +148,26 @@ class Upset(NamedTuple):
     players: int
 
 
-def event_upset(event: Event, tables: Sequence[Table]) -> Upset | None:
-    """Of ``tables`` (the event's tables the caller may show), the finished, rated session whose
-    sole winner had the smallest chance before it, where the table had a favourite and it was
-    somebody else."""
-    outlooks = tables_outlook(tables)
+def event_upset(tables: Sequence[Table], outlooks: dict[int, TableOutlook]) -> Upset | None:
+    """Of ``tables`` (an event's tables the caller may show) and their ``outlooks``, the
+    finished, rated session whose sole winner had the smallest chance before it, where the table
+    had a favourite and it was somebody else. Reads the sessions unless they are prefetched."""
     by_id = {table.pk: table for table in tables}
-    sessions = {
-        session.pk: session
-        for session in Session.objects.filter(
-            pk__in=[o.session_id for o in outlooks.values() if o.session_id], status=Session.Status.FINISHED,
-        )
-    }
+    wanted = {o.session_id for o in outlooks.values() if o.session_id}
+    sessions = {}
+    missing = False
+    for table in tables:
+        fetched = _prefetched(table, "sessions")
+        if fetched is None:
+            missing = True
+            continue
+        sessions.update({session.pk: session for session in fetched if session.pk in wanted})
+    if missing:
+        sessions.update({session.pk: session for session in Session.objects.filter(pk__in=wanted)})
     best = None
     for outlook in outlooks.values():
         session = sessions.get(outlook.session_id)
-        if session is None or len(session.totals) != len(outlook.seats):
+        if session is None or session.status != Session.Status.FINISHED or len(session.totals) != len(outlook.seats):
             continue
         top = max(session.totals)
         winners = [seat for seat in outlook.seats if session.totals[seat.position] == top]

@@ -139,7 +139,7 @@ def event_detail(request, pk: int):
             tables.append({"table": table, "sessions": sessions, "rows": rows})
         round_views.append({"round": round_, "tables": tables})
     shown_tables = [t["table"] for r in round_views for t in r["tables"]]
-    outlooks = tables_outlook(shown_tables)
+    outlooks = tables_outlook(shown_tables, game=event.game)
     for r in round_views:
         for t in r["tables"]:
             t["outlook"] = outlook_view(outlooks.get(t["table"].pk), [row["name"] for row in t["rows"]])
@@ -163,14 +163,14 @@ def event_detail(request, pk: int):
     return render(request, "pages/event.html", {
         **context, "game_name": GAMES[event.game].name, "rounds": round_views, "series": series_views,
         "session_word": session_word(event.game), "games": games(),
-        "upset": upset_view(event, shown_tables, names),
+        "upset": upset_view(shown_tables, outlooks, names),
     })
 
 
-def upset_view(event: Event, tables: list, names: dict) -> dict | None:
+def upset_view(tables: list, outlooks: dict, names: dict) -> dict | None:
     """The upset of the evening: of the finished sessions shown, the winner who had the smallest
-    chance before his session (when he was not the favourite)."""
-    upset = event_upset(event, tables)
+    chance before his session (when another player was the favourite)."""
+    upset = event_upset(tables, outlooks)
     if upset is None:
         return None
     return {"name": names.get(upset.player_id, "?"), "player": upset.player_id, "percent": percent(upset.win),
@@ -185,7 +185,7 @@ def round_overview(event: Event) -> dict | None:
         return None
     tables = list(round_.tables.select_related("round__event").order_by("number").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.order_by("position").select_related("player"))))
-    outlooks = tables_outlook(tables)
+    outlooks = tables_outlook(tables, game=event.game)
     return {"round": round_, "tables": [
         {"table": table,
          "outlook": outlook_view(outlooks.get(table.pk), [seat.player.public_name for seat in table.seats.all()])}
