@@ -4,7 +4,8 @@
 
 ``names``: the players' names in seat order, as the page shows them to its reader (the page
 decides who sees which name). ``outlook`` is ``None`` for a table without 2 to 6 seated players,
-else ``{"favourite": seat or None, "seats": [...], "provisional": bool}`` where a seat is
+else ``{"favourite": seat or None, "favourites": [seats sharing the best chance], "seats": [...],
+"provisional": bool}`` where a seat is
 ``{"name", "win", "percent", "place", "provisional"}``. The pages that show a table know already
 that their reader may see it (``tournaments.policy``); the ratings read here are public.
 """
@@ -35,8 +36,12 @@ def outlook_view(outlook, names) -> dict | None:
         for name, seat in zip(names, outlook.seats)
     ]
     favourite = outlook.favourite
+    # Shared best chances (equal ratings): named together, unless everybody shares them.
+    best = max(seat["percent"] for seat in seats) if favourite is None else None
+    shared = [seat for seat in seats if seat["percent"] == best] if best else []
     return {
         "favourite": seats[outlook.seats.index(favourite)] if favourite else None,
+        "favourites": shared if len(shared) < len(seats) else [],
         "seats": seats, "provisional": any(seat["provisional"] for seat in seats), "basis": outlook.basis,
     }
 

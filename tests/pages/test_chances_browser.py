@@ -76,8 +76,12 @@ def test_card_sheet_and_room_screen_show_the_favourite(site, open_page):
 
 
 def test_event_page_upset_and_calibration_page(site, open_page):
+    from .test_chances_sheet import play_upset
+
     base, events = site
     event = events["lut"]
+    round_ = new_round(event)
+    play_upset(event, round_number=round_.number)
     for phone in (True, False):
         page = open_page(f"{base}/events/{event.pk}/", phone=phone, locale="de-DE")
         assert "Überraschung des Abends" in page.locator("#upset").inner_text()
