@@ -35,13 +35,13 @@ def outlook_view(outlook, names) -> dict | None:
          "provisional": seat.provisional, "player": seat.player_id}
         for name, seat in zip(names, outlook.seats)
     ]
-    favourite = outlook.favourite
-    # Shared best chances (equal ratings): named together, unless everybody shares them.
-    best = max(seat["percent"] for seat in seats) if favourite is None else None
-    shared = [seat for seat in seats if seat["percent"] == best] if best else []
+    # The best chance as shown: a sole favourite, or several who share it (named together, unless
+    # everybody does), so that the line never contradicts the percentages under it.
+    best = max(seats, key=lambda seat: seat["win"])["percent"]
+    shared = [seat for seat in seats if seat["percent"] == best]
     return {
-        "favourite": seats[outlook.seats.index(favourite)] if favourite else None,
-        "favourites": shared if len(shared) < len(seats) else [],
+        "favourite": shared[0] if len(shared) == 1 else None,
+        "favourites": shared if 1 < len(shared) < len(seats) else [],
         "seats": seats, "provisional": any(seat["provisional"] for seat in seats), "basis": outlook.basis,
     }
 
