@@ -15,9 +15,9 @@ of plugging in ``mu``:
 every sigma 0): each player's uncertainty enters once, through the integral. openskill's own
 ``c`` adds the sigmas to the scale, which is Weng and Lin's approximation of this very integral;
 using it here as well would count the uncertainty twice and make every favourite too weak (the
-calibration report measures both: on a generated league with known skills the doubly counted
-chances are several points too low for favourites in every bin above 30 %, these within about
-3 points).
+calibration report measures both: on a generated league with known skills, 500 players and
+20,000 sessions, the doubly counted chances are 4 to 8 points too low in every bin from 30 to
+90 %; these are within 3 points up to 70 % and 4 points too high from 70 to 90 %).
 
 **How it is computed** (deterministic, no sampling): Plackett–Luce is the order of the
 performances ``u_i = theta_i / c + G_i`` with independent standard Gumbel ``G_i`` (the Gumbel-max
