@@ -1,4 +1,5 @@
-"""Ratings over the API: the leaderboard per game, and a player's ratings with their history."""
+"""Ratings over the API: the leaderboard per game, a player's ratings with their history, and a
+table's win chances."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
@@ -6,12 +7,15 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import serializers
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
+from rest_framework.exceptions import ValidationError
 from rest_framework.views import APIView
 
 from games.catalog import GAMES
+from tournaments import policy
 from tournaments.models import Player
 
 from .models import Rating
+from .outlook import table_outlook
 from .selectors import displayed, leaderboard, player_history
 
 
@@ -89,3 +93,56 @@ class PlayerRatingsView(APIView):
                 "sessions": rating.sessions, "history": player_history(player=player.pk, game=rating.game),
             }
         return Response(body)
+
+
+class SeatChanceSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(help_text="The seat (0 to n-1, clockwise).")
+    player = serializers.IntegerField()
+    name = serializers.CharField(help_text="The name the player is shown by to you.")
+    win = serializers.FloatField(help_text="Probability to finish first (the chances of a table add up to 1).")
+    expected_place = serializers.FloatField(help_text="Expected place, 1 (first) to n (last).")
+    provisional = serializers.BooleanField(help_text="No rated session yet (sigma at the prior): the chance "
+                                                     "rests on the prior.")
+    rating = serializers.IntegerField(help_text="Displayed rating the chance was computed from.")
+
+
+class TableChancesSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    game = serializers.ChoiceField(choices=sorted(GAMES))
+    basis = serializers.ChoiceField(
+        choices=["current", "before_session"],
+        help_text="`current`: the players' ratings now; `before_session`: as they were just before the "
+                  "table's latest rated session (a prediction does not change once the result is in).")
+    favourite = serializers.IntegerField(allow_null=True, help_text="The player with the strictly best chance.")
+    players = SeatChanceSerializer(many=True)
+
+
+class TableChancesView(APIView):
+    """``GET /api/v1/tables/{id}/chances/``: each player's chance to win the table and his
+    expected place."""
+
+    @extend_schema(responses={200: TableChancesSerializer, 404: OpenApiResponse(description="No such table, or "
+                   "not visible to you (a held-back round, an unpublished event).")})
+    def get(self, request, pk: int):
+        """Each seated player's probability to finish first and expected place, from the players'
+        ratings (Plackett–Luce with the rating uncertainty integrated, `ratings/chances.py`). Seen
+        by whoever sees the table: not for a round held back or an unpublished event, except by
+        their organisers and the table's own players. New players are marked provisional."""
+        visibility = policy.visibility(request.user)
+        visible = visibility.tables() | visibility.seated_tables()
+        table = get_object_or_404(visible.select_related("round__event").distinct(), pk=pk)
+        outlook = table_outlook(table)
+        if outlook is None:
+            raise ValidationError({"players": ["A table needs 2 to 6 seated players for chances."]})
+        players = {player.pk: player for player in Player.objects.filter(pk__in=[s.player_id for s in outlook.seats])}
+        favourite = outlook.favourite
+        return Response({
+            "table": table.pk, "game": table.round.event.game, "basis": outlook.basis,
+            "favourite": favourite.player_id if favourite else None,
+            "players": [
+                {"seat": seat.position, "player": seat.player_id, "name": visibility.name(players[seat.player_id]),
+                 "win": seat.win, "expected_place": seat.expected_place, "provisional": seat.provisional,
+                 "rating": displayed(seat.mu, seat.sigma)}
+                for seat in outlook.seats
+            ],
+        })

@@ -122,3 +122,61 @@ def rating_chart(
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+class ReliabilityPoint(NamedTuple):
+    predicted: float  # 0..1
+    observed: float  # 0..1
+    error: float  # standard error of ``observed``
+    count: int
+
+
+def reliability_chart(
+    points: Sequence[ReliabilityPoint], *, title: str, x_label: str, y_label: str, size: int = 320,
+    css_class: str = "reliability-chart",
+) -> str:
+    """The SVG text of a calibration plot: predicted chance (x) against observed win rate (y),
+    both 0–100 %, the diagonal of perfect calibration, and per bin a circle with a bar of two
+    standard errors either way (``<circle class="bin">`` with ``data-predicted``,
+    ``data-observed`` and ``data-count``)."""
+    left, right, top, bottom = MARGIN_LEFT, size - MARGIN_RIGHT, MARGIN_TOP, size - MARGIN_BOTTOM
+
+    def x_of(value: float) -> float:
+        return left + (right - left) * min(max(value, 0.0), 1.0)
+
+    def y_of(value: float) -> float:
+        return bottom - (bottom - top) * min(max(value, 0.0), 1.0)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="{escape(css_class)}" viewBox="0 0 {size} {size}" '
+        f'role="img" aria-label="{escape(title)}" preserveAspectRatio="xMidYMid meet">',
+        f"<title>{escape(title)}</title>",
+        f'<text class="axis-label" x="{MARGIN_LEFT}" y="14">{escape(y_label)}</text>',
+    ]
+    for tick in range(0, 101, 20):
+        value = tick / 100
+        parts.append(f'<line class="grid" x1="{left}" y1="{_coordinate(y_of(value))}" x2="{right}" '
+                     f'y2="{_coordinate(y_of(value))}"/>')
+        parts.append(f'<text class="tick" x="{left - 5}" y="{_coordinate(y_of(value))}" text-anchor="end" '
+                     f'dominant-baseline="middle">{tick}</text>')
+        parts.append(f'<text class="tick" x="{_coordinate(x_of(value))}" y="{bottom + 16}" '
+                     f'text-anchor="middle">{tick}</text>')
+    parts.append(f'<line class="axis" x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}"/>')
+    parts.append(f'<line class="axis" x1="{left}" y1="{top}" x2="{left}" y2="{bottom}"/>')
+    parts.append(f'<line class="diagonal" x1="{left}" y1="{bottom}" x2="{right}" y2="{top}" '
+                 'stroke-dasharray="4 3"/>')
+    parts.append(f'<text class="axis-label" x="{(left + right) / 2:.1f}" y="{size - 6}" '
+                 f'text-anchor="middle">{escape(x_label)}</text>')
+    for point in points:
+        if point.count == 0:
+            continue
+        x = _coordinate(x_of(point.predicted))
+        low, high = y_of(point.observed - 2 * point.error), y_of(point.observed + 2 * point.error)
+        parts.append(f'<line class="error" x1="{x}" y1="{_coordinate(low)}" x2="{x}" y2="{_coordinate(high)}"/>')
+        parts.append(
+            f'<circle class="bin" cx="{x}" cy="{_coordinate(y_of(point.observed))}" r="4" '
+            f'data-predicted="{point.predicted:.4f}" data-observed="{point.observed:.4f}" data-count="{point.count}">'
+            f"<title>{100 * point.predicted:.1f} % → {100 * point.observed:.1f} % ({point.count})</title></circle>"
+        )
+    parts.append("</svg>")
+    return "".join(parts)

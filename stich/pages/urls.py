@@ -11,6 +11,7 @@ urlpatterns = [
     path("events/<int:pk>/screen/", views.event_screen, name="screen"),
     path("leaderboard/<str:game>/", views.leaderboard_page, name="leaderboard"),
     path("players/<int:pk>/", views.player_detail, name="player"),
+    path("calibration/", views.calibration_page, name="calibration"),
     # Django's set_language (POST): a choice that overrides the browser's Accept-Language.
     path("i18n/", include("django.conf.urls.i18n")),
 ]

@@ -20,7 +20,9 @@ from django.utils.translation import gettext as _
 
 from games.catalog import GAMES
 from ratings.models import Rating
+from ratings.outlook import PAGE_SESSIONS, event_upset, recent_calibration, tables_outlook
 from ratings.selectors import displayed, leaderboard, player_history
+from ratings.templatetags.chances import outlook_view, percent
 
 from tournaments import policy
 from tournaments.models import Club, Event, Player, Seat, Session, Table
@@ -30,7 +32,7 @@ from tournaments.display import (
 from tournaments.selectors import event_money, player_session_results, session_results, standings_document
 from tournaments.standings import METRICS
 
-from .charts import ChartPoint, rating_chart
+from .charts import ChartPoint, ReliabilityPoint, rating_chart, reliability_chart
 
 def session_word(game: str) -> str:
     # rules/maumau.md plays series of games; Mü and Mit List und Tücke play single games.
@@ -136,6 +138,11 @@ def event_detail(request, pk: int):
             ]
             tables.append({"table": table, "sessions": sessions, "rows": rows})
         round_views.append({"round": round_, "tables": tables})
+    shown_tables = [t["table"] for r in round_views for t in r["tables"]]
+    outlooks = tables_outlook(shown_tables, game=event.game)
+    for r in round_views:
+        for t in r["tables"]:
+            t["outlook"] = outlook_view(outlooks.get(t["table"].pk), [row["name"] for row in t["rows"]])
     if request.GET.get("fragment") == "rounds":
         return render(request, "pages/_rounds.html", {
             "rounds": round_views, "session_word": session_word(event.game)})
@@ -156,7 +163,34 @@ def event_detail(request, pk: int):
     return render(request, "pages/event.html", {
         **context, "game_name": GAMES[event.game].name, "rounds": round_views, "series": series_views,
         "session_word": session_word(event.game), "games": games(),
+        "upset": upset_view(shown_tables, outlooks, names),
     })
+
+
+def upset_view(tables: list, outlooks: dict, names: dict) -> dict | None:
+    """The upset of the evening: of the finished sessions shown, the winner who had the smallest
+    chance before his session (when another player was the favourite)."""
+    upset = event_upset(tables, outlooks)
+    if upset is None:
+        return None
+    return {"name": names.get(upset.player_id, "?"), "player": upset.player_id, "percent": percent(upset.win),
+            "round": upset.round_number, "table": upset.table_number, "win": upset.win}
+
+
+def round_overview(event: Event) -> dict | None:
+    """The room screen's round: the latest public round with tables, each table's players by their
+    public names with their chances."""
+    round_ = policy.public().rounds().filter(event=event, tables__isnull=False).order_by("-number").first()
+    if round_ is None:
+        return None
+    tables = list(round_.tables.select_related("round__event").order_by("number").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.order_by("position").select_related("player"))))
+    outlooks = tables_outlook(tables, game=event.game)
+    return {"round": round_, "tables": [
+        {"table": table,
+         "outlook": outlook_view(outlooks.get(table.pk), [seat.player.public_name for seat in table.seats.all()])}
+        for table in tables
+    ]}
 
 
 def event_screen(request, pk: int):
@@ -166,7 +200,8 @@ def event_screen(request, pk: int):
     context = standings_context(event)
     if request.GET.get("fragment") == "standings":
         return render(request, "pages/_standings.html", {**context, "screen": True})
-    return render(request, "pages/screen.html", {**context, "game_name": GAMES[event.game].name, "screen": True})
+    return render(request, "pages/screen.html", {**context, "game_name": GAMES[event.game].name, "screen": True,
+                                                 "overview": round_overview(event)})
 
 
 def leaderboard_page(request, game: str):
@@ -244,3 +279,32 @@ def player_detail(request, pk: int):
     return render(request, "pages/player.html", {
         "player": player, "clubs": clubs, "ratings": ratings, "events": event_views, "games": games(),
     })
+
+
+def calibration_page(request):
+    """How well the win chances have predicted the winners: per game, the latest sessions of the
+    pool scored against the point estimate without sigma and a coin (uniform), and a calibration
+    plot (predicted chance against observed win rate)."""
+    views = []
+    labels = {"chances": _("Win chances"), "point": _("Point estimate without uncertainty"),
+              "openskill": _("Point estimate, openskill's scale"), "uniform": _("Everybody equal (1/n)")}
+    for info in GAMES.values():
+        report = recent_calibration(info.code)
+        if report is None or report.sessions == 0:
+            views.append({"game": info, "report": None})
+            continue
+        chart = reliability_chart(
+            [ReliabilityPoint(b.predicted, b.observed, b.error, b.count) for b in report.bins],
+            title=_("Calibration of the win chances in %(game)s") % {"game": info.name},
+            x_label=_("Predicted chance (%)"), y_label=_("Observed wins (%)"),
+        )
+        views.append({
+            "game": info, "report": report, "chart": mark_safe(chart),  # escaped in charts.py
+            "scores": [{"label": labels[m], "method": m, "log_loss": f"{s.log_loss:.3f}", "brier": f"{s.brier:.3f}"}
+                       for m, s in report.scores.items()],
+            "bins": [{"range": f"{round(100 * b.low)}–{round(100 * b.high)} %", "count": b.count,
+                      "predicted": f"{100 * b.predicted:.1f}", "observed": f"{100 * b.observed:.1f}"}
+                     for b in report.bins if b.count],
+        })
+    return render(request, "pages/calibration.html", {"games_views": views, "games": games(),
+                                                      "sessions": PAGE_SESSIONS})

@@ -1,0 +1,51 @@
+"""``{% load chances %}``: a table's win chances in a template.
+
+    {% table_chances table names as outlook %}
+
+``names``: the players' names in seat order, as the page shows them to its reader (the page
+decides who sees which name). ``outlook`` is ``None`` for a table without 2 to 6 seated players,
+else ``{"favourite": seat or None, "favourites": [seats sharing the best chance], "seats": [...],
+"provisional": bool}`` where a seat is
+``{"name", "win", "percent", "place", "provisional"}``. The pages that show a table know already
+that their reader may see it (``tournaments.policy``); the ratings read here are public.
+"""
+from __future__ import annotations
+
+from django import template
+
+from ratings.outlook import table_outlook
+
+register = template.Library()
+
+
+def percent(win: float) -> str:
+    """A chance as people read it: whole percent, ``<1 %`` and ``>99 %`` at the ends."""
+    if win < 0.005:
+        return "<1 %"
+    if win > 0.995:
+        return ">99 %"
+    return f"{round(100 * win)} %"
+
+
+def outlook_view(outlook, names) -> dict | None:
+    if outlook is None or len(names) != len(outlook.seats):
+        return None
+    seats = [
+        {"name": name, "win": seat.win, "percent": percent(seat.win), "place": f"{seat.expected_place:.1f}",
+         "provisional": seat.provisional, "player": seat.player_id}
+        for name, seat in zip(names, outlook.seats)
+    ]
+    # The best chance as shown: a sole favourite, or several who share it (named together, unless
+    # everybody does), so that the line never contradicts the percentages under it.
+    best = max(seats, key=lambda seat: seat["win"])["percent"]
+    shared = [seat for seat in seats if seat["percent"] == best]
+    return {
+        "favourite": shared[0] if len(shared) == 1 else None,
+        "favourites": shared if 1 < len(shared) < len(seats) else [],
+        "seats": seats, "provisional": any(seat["provisional"] for seat in seats), "basis": outlook.basis,
+    }
+
+
+@register.simple_tag
+def table_chances(table, names):
+    return outlook_view(table_outlook(table), list(names))

@@ -1,0 +1,162 @@
+"""Win chances at a table (no database): the quadrature against exact enumeration and a seeded
+Monte Carlo, and the properties players rely on."""
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.polynomial.hermite_e import hermegauss
+
+from ratings.calibration import calibrate, observed_wins, reliability, score
+from ratings.chances import monte_carlo, point_estimate, room_chances, scale, table_chances
+from ratings.model import BETA, NEW_PLAYER, SIGMA
+
+mus = st.floats(min_value=-10.0, max_value=60.0, allow_nan=False)
+sigmas = st.floats(min_value=0.0, max_value=SIGMA, allow_nan=False)
+ratings = st.tuples(mus, sigmas)
+tables = st.lists(ratings, min_size=2, max_size=6)
+
+
+def enumerated(table, nodes: int = 30) -> list[float]:
+    """E[softmax(theta / c)] by a tensor product of Gauss–Hermite nodes over every player's
+    skill: the definition, summed out (feasible for small tables)."""
+    z, w = hermegauss(nodes)
+    w = w / w.sum()
+    c = scale(table)
+    result = np.zeros(len(table))
+    for index in itertools.product(range(nodes), repeat=len(table)):
+        theta = np.array([mu + sigma * z[k] for (mu, sigma), k in zip(table, index)]) / c
+        strengths = np.exp(theta - theta.max())
+        result += np.prod(w[list(index)]) * strengths / strengths.sum()
+    return result.tolist()
+
+
+@pytest.mark.parametrize("table", [
+    [(25.0, SIGMA), (30.0, 2.0)],
+    [(25.0, SIGMA), (30.0, 2.0), (20.0, 1.0)],
+    [(40.0, 1.0), (10.0, 1.0), (25.0, 8.0)],
+    [(33.0, 0.0), (31.0, 5.0), (18.0, 3.0)],
+])
+def test_quadrature_equals_enumeration_of_the_skills(table):
+    assert [chance.win for chance in table_chances(table)] == pytest.approx(enumerated(table), abs=1e-9)
+
+
+@pytest.mark.parametrize("table", [
+    [(25.0, SIGMA), (30.0, 2.0)],
+    [(28.0, 1.5), (25.0, SIGMA), (35.0, 4.0), (22.0, 0.9)],
+    [(20.0 + 3 * k, 1.0 + k) for k in range(6)],
+])
+def test_monte_carlo_agrees_within_its_stated_error(table):
+    sampled = monte_carlo(table, samples=200_000, seed=7)
+    exact = table_chances(table)
+    for chance, win, error in zip(exact, sampled.win, sampled.standard_error):
+        assert abs(chance.win - win) < 4.5 * max(error, 1e-4)
+    # the expected place: a mean of places 1..n, its error at most (n - 1) / 2 / sqrt(samples) per s.d.
+    bound = 4.5 * (len(table) - 1) / 2 / math.sqrt(sampled.samples)
+    for chance, place in zip(exact, sampled.expected_place):
+        assert abs(chance.expected_place - place) < bound
+
+
+@settings(max_examples=60, deadline=None)
+@given(tables)
+def test_chances_sum_to_one_and_places_to_the_triangle(table):
+    chances = table_chances(table)
+    n = len(table)
+    assert sum(chance.win for chance in chances) == pytest.approx(1.0, abs=1e-9)
+    assert sum(chance.expected_place for chance in chances) == pytest.approx(n * (n + 1) / 2, abs=1e-8)
+    assert all(-1e-12 <= chance.win <= 1 + 1e-12 and 1 - 1e-9 <= chance.expected_place <= n + 1e-9 for chance in chances)
+
+
+@settings(max_examples=40, deadline=None)
+@given(ratings, st.integers(min_value=2, max_value=6))
+def test_equal_players_get_equal_chances(rating, n):
+    chances = table_chances([rating] * n)
+    for chance in chances:
+        assert chance.win == pytest.approx(1 / n, abs=1e-9)
+        assert chance.expected_place == pytest.approx((n + 1) / 2, abs=1e-8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(tables, st.floats(min_value=0.01, max_value=20.0))
+def test_a_higher_mu_never_loses_chance(table, raise_by):
+    before = table_chances(table)
+    mu, sigma = table[0]
+    after = table_chances([(mu + raise_by, sigma)] + table[1:])
+    assert after[0].win >= before[0].win - 1e-9
+    assert after[0].expected_place <= before[0].expected_place + 1e-9
+    # and nobody else gains
+    for old, new in zip(before[1:], after[1:]):
+        assert new.win <= old.win + 1e-9
+
+
+def test_the_favourite_is_the_one_with_the_higher_mu_and_seats_do_not_matter():
+    table = [(22.0, 2.0), (31.0, 2.0), (26.0, 3.0), (25.0, SIGMA)]
+    chances = table_chances(table)
+    assert max(range(4), key=lambda seat: chances[seat].win) == 1
+    reversed_chances = table_chances(table[::-1])
+    assert [c.win for c in reversed_chances[::-1]] == pytest.approx([c.win for c in chances], abs=1e-12)
+
+
+def test_uncertainty_pulls_towards_even_chances():
+    """A favourite whose skill is uncertain is less of a favourite than the point estimate says."""
+    sure = table_chances([(35.0, 0.5), (25.0, 0.5)])[0].win
+    unsure = table_chances([(35.0, 6.0), (25.0, 0.5)])[0].win
+    assert 0.5 < unsure < sure
+    assert sure == pytest.approx(point_estimate([(35.0, 0.5), (25.0, 0.5)])[0], abs=0.01)
+
+
+def test_new_players_are_provisional_and_still_get_a_chance():
+    chances = table_chances([NEW_PLAYER, (30.0, 3.0), (24.0, SIGMA - 0.5)])
+    assert [chance.provisional for chance in chances] == [True, False, False]
+    assert chances[0].win > 0.05
+
+
+def test_room_chances_equal_table_by_table():
+    room = [[(25.0, SIGMA), (30.0, 2.0)], [(20.0 + k, 1.0 + k) for k in range(6)], [(28.0, 1.0)] * 3]
+    for together, table in zip(room_chances(room), room):
+        assert [c.win for c in together] == pytest.approx([c.win for c in table_chances(table)], abs=1e-9)
+
+
+@pytest.mark.parametrize("table", [[(25.0, 1.0)], [(25.0, 1.0)] * 7, [(25.0, -1.0), (25.0, 1.0)], [(math.nan, 1.0)] * 2])
+def test_not_a_table_is_refused(table):
+    with pytest.raises(ValueError):
+        table_chances(table)
+
+
+def test_a_shared_first_place_is_a_share_of_a_win():
+    assert observed_wins([10, 30, 30, 5]) == [0.0, 0.5, 0.5, 0.0]
+    assert observed_wins([1, 2]) == [0.0, 1.0]
+
+
+def test_scores_of_a_sure_and_of_a_uniform_prediction():
+    outcomes = [[1.0, 0.0], [0.0, 1.0]]
+    assert score([[1.0, 0.0], [0.0, 1.0]], outcomes).log_loss == pytest.approx(0.0)
+    assert score([[0.5, 0.5], [0.5, 0.5]], outcomes) == pytest.approx((math.log(2), 0.5))
+    bins = reliability([[0.05, 0.95], [0.05, 0.95]], outcomes)
+    assert bins[0].count == 2 and bins[0].observed == 0.5 and bins[9].count == 2
+
+
+def test_calibration_on_a_league_with_known_skills_beats_both_baselines():
+    """Players' totals are skill plus noise (``ratings.bench``): after the league's start, the
+    chances predict the winner better than the point estimate and far better than a coin."""
+    from ratings.bench import generate_league
+
+    _, league = generate_league(players=120, sessions=3000, seed=11)
+    report = calibrate(league, skip=1000)
+    chances, point, uniform = (report.scores[m] for m in ("chances", "point", "uniform"))
+    assert chances.log_loss < point.log_loss < uniform.log_loss
+    assert chances.brier < uniform.brier
+    for bin_ in report.bins:
+        if bin_.count >= 400:
+            assert abs(bin_.observed - bin_.predicted) < 0.03 + 3 * bin_.error, bin_
+
+
+def test_scale_is_openskills_only_when_asked():
+    table = [(25.0, 3.0), (25.0, 4.0)]
+    assert scale(table) == pytest.approx(BETA * math.sqrt(2))
+    assert scale(table, with_sigma=True) == pytest.approx(math.sqrt(9 + 16 + 2 * BETA**2))
+
