@@ -321,6 +321,24 @@ CELERY_BEAT_SCHEDULE["ratings-catch-up"] = {
     "options": {"expires": RATINGS_CATCH_UP_SECONDS},
 }
 
+# Backups (tournaments/backups.py, README.md, Backups): with BACKUP_DIR set, Celery beat has a
+# worker write one archive there on BACKUP_SCHEDULE (crontab's five fields, in UTC), keeping
+# the newest BACKUP_KEEP (0: all). The directory must be on the workers' file system.
+BACKUP_DIR = env.str("BACKUP_DIR", default="")
+BACKUP_SCHEDULE = env.str("BACKUP_SCHEDULE", default="30 4 * * *")
+BACKUP_KEEP = env.int("BACKUP_KEEP", default=14)
+if BACKUP_DIR:
+    from celery.schedules import crontab
+
+    if len(BACKUP_SCHEDULE.split()) != 5:
+        raise ImproperlyConfigured(f"BACKUP_SCHEDULE needs crontab's five fields, not {BACKUP_SCHEDULE!r}")
+    _minute, _hour, _day_of_month, _month, _day_of_week = BACKUP_SCHEDULE.split()
+    CELERY_BEAT_SCHEDULE["backup-database"] = {
+        "task": "tournaments.backup_database",
+        "schedule": crontab(minute=_minute, hour=_hour, day_of_month=_day_of_month, month_of_year=_month,
+                            day_of_week=_day_of_week),
+    }
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
