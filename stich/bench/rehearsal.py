@@ -21,7 +21,11 @@ Redis, the PostgreSQL backends; the restarted processes' start-up included, it i
 cost), the p50/p99 of a submission (first attempt to acceptance, retries included) and of single
 attempts, and the HTTP statuses seen; exit status 1 when a check fails. ``--json FILE`` writes the report as JSON.
 
-Not covered here: the room screens' WebSocket clients and their push delay.
+``--screens`` room screens listen on the event's live channel (WebSockets through nginx to the
+live server) all along: the push delay is, per accepted hand and screen, the time from the hand's
+answer to the screen's next message (announcements are coalesced per 0.1 s, so a message that a
+slightly earlier hand caused may count: the figure leans low under load), and every screen must
+have had a message after the last hand.
 """
 from __future__ import annotations
 
@@ -104,6 +108,79 @@ class Process:
 
     def pids(self) -> list[int]:
         return descendants(self.process.pid) if self.process and self.process.poll() is None else []
+
+
+class Screens:
+    """``count`` room screens: WebSocket clients of the event's live channel through nginx, on an
+    event loop of their own. Each notes when its messages arrive; a screen whose socket drops
+    (the live server's Redis restarted) connects again."""
+
+    def __init__(self, count: int, port: int, event_id: int):
+        self.count, self.url = count, f"ws://127.0.0.1:{port}/ws/events/{event_id}/"
+        self.arrivals: list[list[float]] = [[] for _ in range(count)]
+        self.connected = [False] * count
+        self.reconnects = 0
+        self.loop = None
+        self.stopping = None
+
+    def start(self) -> None:
+        import asyncio
+
+        self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, name="screens", daemon=True).start()
+        self.stopping = asyncio.run_coroutine_threadsafe(self._make_event(), self.loop).result()
+        for index in range(self.count):
+            asyncio.run_coroutine_threadsafe(self._screen(index), self.loop)
+        deadline = time.monotonic() + 60
+        while not all(self.connected) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if not all(self.connected):
+            raise RuntimeError(f"{self.connected.count(False)} room screens could not connect")
+
+    async def _make_event(self):
+        import asyncio
+
+        return asyncio.Event()
+
+    async def _screen(self, index: int) -> None:
+        import asyncio
+
+        import websockets
+
+        while not self.stopping.is_set():
+            try:
+                async with websockets.connect(self.url, origin="http://127.0.0.1", open_timeout=30) as socket_:
+                    self.connected[index] = True
+                    while not self.stopping.is_set():
+                        try:
+                            await asyncio.wait_for(socket_.recv(), timeout=0.5)
+                        except asyncio.TimeoutError:
+                            continue
+                        self.arrivals[index].append(time.perf_counter())
+            except Exception:  # noqa: BLE001 - dropped or refused: connect again
+                self.reconnects += 1
+                await asyncio.sleep(0.5)
+
+    def stop(self) -> None:
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self.stopping.set)
+            time.sleep(1)
+            self.loop.call_soon_threadsafe(self.loop.stop)
+
+    def delays(self, accepted_at: list[float]) -> list[float]:
+        """Per accepted hand and screen: from the hand's answer to the screen's next message."""
+        import bisect
+
+        found = []
+        for arrivals in self.arrivals:
+            for at in accepted_at:
+                index = bisect.bisect_left(arrivals, at)
+                if index < len(arrivals):
+                    found.append(arrivals[index] - at)
+        return sorted(found)
+
+    def saw_the_last_change(self, last: float) -> int:
+        return sum(1 for arrivals in self.arrivals if arrivals and arrivals[-1] >= last)
 
 
 class Rehearsal:
@@ -222,11 +299,14 @@ http {{
 
     def start(self) -> None:
         python = sys.executable
-        gunicorn = [python, "-m", "gunicorn", "--log-level", "warning", "--graceful-timeout", "5"]
+        # --preload: the application is loaded before the port is opened, so a restarted server
+        # takes no connection it cannot answer yet (nginx would wait on it, not try the other).
+        gunicorn = [python, "-m", "gunicorn", "--log-level", "warning", "--graceful-timeout", "5", "--preload"]
         celery = [python, "-m", "celery", "-A", "stich"]
         servers = {
+            # Persistent as compose's: the live pages' group memberships survive its restart.
             "redis": (["redis-server", "--port", str(self.redis_port), "--bind", "127.0.0.1", "--save", "",
-                       "--appendonly", "no"], "redis"),
+                       "--appendonly", "yes", "--appendfsync", "always", "--dir", str(self.dir)], "redis"),
             "web1": ([*gunicorn, "stich.wsgi:application", "--bind", f"127.0.0.1:{self.web_ports[0]}",
                       "--workers", str(self.args.web_workers)], "web"),
             "web2": ([*gunicorn, "stich.wsgi:application", "--bind", f"127.0.0.1:{self.web_ports[1]}",
@@ -248,6 +328,12 @@ http {{
             self.processes[name].start()
         for port in [*self.web_ports, self.live_port, self.nginx_port]:
             self.wait_for_port(port)
+        # Each web worker's first requests build what it keeps (URLs, serializers): not the load's.
+        for _ in range(4 * self.args.web_workers):
+            connection = http.client.HTTPConnection("127.0.0.1", self.nginx_port, timeout=60)
+            connection.request("GET", f"/api/v1/events/{self.event.pk}/")
+            connection.getresponse().read()
+            connection.close()
         # A worker's first task loads the compiled rater: warm both before the clock starts.
         from stich.celery import app
 
@@ -332,7 +418,10 @@ http {{
         give_up = deadline + 90
         accepted = {}  # table id -> hands accepted
         latencies: list[float] = []  # per accepted hand, first attempt to acceptance
+        accepted_at: list[float] = []  # when each accepted hand's answer came
+        accepted_sent: list[float] = []  # when the attempt that stored it was sent
         attempts: list[float] = []  # per HTTP attempt
+        slowest: list[tuple[float, float, int]] = []  # (seconds into the run, seconds taken, status)
         statuses: Counter = Counter()
         retried = [0]
         lock = threading.Lock()
@@ -353,6 +442,7 @@ http {{
                         with lock:
                             attempts.append(time.perf_counter() - sent)
                             statuses[status] += 1
+                            slowest.append((sent - started, attempts[-1], status))
                         if status in (200, 201):
                             break
                         if status not in (0, 502, 503, 504) or time.perf_counter() > give_up:
@@ -362,6 +452,8 @@ http {{
                         time.sleep(0.2)
                     with lock:
                         latencies.append(time.perf_counter() - first)
+                        accepted_at.append(time.perf_counter())
+                        accepted_sent.append(sent)
                     accepted[table.pk] += 1
                     pause = self.args.interval - (time.perf_counter() - first)
                     if pause > 0:
@@ -387,7 +479,9 @@ http {{
         chaos.join(5)
         latencies.sort()
         attempts.sort()
+        accepted_at.sort()
         return {"accepted": accepted, "elapsed": elapsed, "latencies": latencies, "attempts": attempts,
+                "slowest": sorted(slowest, key=lambda item: -item[1])[:5], "accepted_at": accepted_at, "last_sent": max(accepted_sent, default=0.0),
                 "statuses": dict(statuses), "retried": retried[0], "failures": failures}
 
     # --- checks ---------------------------------------------------------------------------------
@@ -444,11 +538,17 @@ http {{
 
         with psycopg.connect(self.admin_url, autocommit=True) as conn:
             self.sample_once(conn)  # the servers' start-up is not the load's: CPU counted from here
+        self.screens = Screens(self.args.screens, self.nginx_port, self.event.pk)
+        self.screens.start()
         cpu_before = dict(self.cpu)
         sampler = threading.Thread(target=self.sample, daemon=True)
         sampler.start()
         load = self.load(chains)
         catch_up = self.wait_for_ratings()
+        time.sleep(2)  # the last change's announcement on its way
+        self.screens.stop()
+        push = self.screens.delays(load["accepted_at"])
+        last = load["last_sent"]
         self.halt.set()
         sampler.join(5)
         checks = self.check(load)
@@ -472,13 +572,19 @@ http {{
             "attempt_ms": {"p50": round(pct(load["attempts"], 0.5), 1), "p99": round(pct(load["attempts"], 0.99), 1)},
             "statuses": {str(code): n for code, n in sorted(load["statuses"].items())}, "retries": load["retried"],
             "ratings_caught_up_s": round(catch_up, 1),
+            "screens": {"clients": self.args.screens, "push_delay_ms": {"p50": round(pct(push, 0.5), 1),
+                        "p95": round(pct(push, 0.95), 1)},
+                        "saw_the_last_change": self.screens.saw_the_last_change(last),
+                        "reconnects": self.screens.reconnects},
             "connections": {"peak": self.peak_connections, "limit": limit},
+            "slowest_attempts": [f"{at:.1f} s: {taken * 1000:.0f} ms, HTTP {status}" for at, taken, status in load["slowest"]],
             "events": self.events, "checks": checks, "failures": load["failures"],
         }
         report["ok"] = (not load["failures"] and checks["lost"] == 0 and checks["duplicated"] == 0
                         and checks["tables_with_gaps"] == 0 and checks["sessions_with_wrong_totals"] == 0
                         and checks["ratings_equal_recompute"] and not bad and self.peak_connections <= limit
-                        and len(self.events) == 3)
+                        and len(self.events) == 3
+                        and self.screens.saw_the_last_change(last) == self.args.screens)
         return report
 
     def stop(self) -> None:
@@ -502,6 +608,7 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=20.0, help="seconds of load")
     parser.add_argument("--interval", type=float, default=0.5, help="seconds between a table's hands")
     parser.add_argument("--web-workers", type=int, default=2, help="gunicorn workers per web server")
+    parser.add_argument("--screens", type=int, default=50, help="room screens (WebSocket clients) of the event")
     parser.add_argument("--json", type=Path, help="write the report here as JSON")
     parser.add_argument("--keep-logs", action="store_true", help="keep the servers' logs (their directory is printed)")
     args = parser.parse_args()
