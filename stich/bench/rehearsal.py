@@ -182,6 +182,11 @@ class Screens:
     def saw_the_last_change(self, last: float) -> int:
         return sum(1 for arrivals in self.arrivals if arrivals and arrivals[-1] >= last)
 
+    def missed(self, last: float) -> list[str]:
+        """The screens without a message after ``last``: their last message, seconds before it."""
+        return [f"screen {index}: " + (f"last message {last - arrivals[-1]:.1f} s before" if arrivals else "no message")
+                for index, arrivals in enumerate(self.arrivals) if not arrivals or arrivals[-1] < last]
+
 
 class Rehearsal:
     def __init__(self, args) -> None:
@@ -428,6 +433,7 @@ http {{
 
         def scorer(index: int) -> None:
             rng = random.Random(index)
+            time.sleep(rng.uniform(0, self.args.interval))  # tables do not play in step
             for table in chains[index]:
                 accepted[table.pk] = 0
                 for deal in range(DEALS):
@@ -575,7 +581,7 @@ http {{
             "screens": {"clients": self.args.screens, "push_delay_ms": {"p50": round(pct(push, 0.5), 1),
                         "p95": round(pct(push, 0.95), 1)},
                         "saw_the_last_change": self.screens.saw_the_last_change(last),
-                        "reconnects": self.screens.reconnects},
+                        "reconnects": self.screens.reconnects, "missed": self.screens.missed(last)[:10]},
             "connections": {"peak": self.peak_connections, "limit": limit},
             "slowest_attempts": [f"{at:.1f} s: {taken * 1000:.0f} ms, HTTP {status}" for at, taken, status in load["slowest"]],
             "events": self.events, "checks": checks, "failures": load["failures"],
