@@ -214,3 +214,36 @@ def test_the_command_needs_a_directory(settings):
     settings.BACKUP_DIR = ""
     with pytest.raises(CommandError, match="BACKUP_DIR"):
         call_command("backup_database")
+
+
+def settings_with(env: dict) -> subprocess.CompletedProcess:
+    code = ("import django; django.setup(); from django.conf import settings; import json; "
+            "entry = settings.CELERY_BEAT_SCHEDULE.get('backup-database'); "
+            "print(json.dumps(entry and {'task': entry['task'], 'schedule': str(entry['schedule'])}))")
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "DJANGO_SETTINGS_MODULE": "stich.test_settings", **env})
+
+
+def test_beat_schedules_backups_only_where_a_directory_is_configured(tmp_path):
+    scheduled = settings_with({"BACKUP_DIR": str(tmp_path), "BACKUP_SCHEDULE": "15 3 * * 1"})
+    assert scheduled.returncode == 0, scheduled.stderr
+    entry = json.loads(scheduled.stdout.strip().splitlines()[-1])
+    assert entry["task"] == "tournaments.backup_database"
+    assert entry["schedule"].startswith("<crontab: 15 3 * * 1")
+    unscheduled = settings_with({"BACKUP_DIR": ""})
+    assert json.loads(unscheduled.stdout.strip().splitlines()[-1]) is None
+    wrong = settings_with({"BACKUP_DIR": str(tmp_path), "BACKUP_SCHEDULE": "every night"})
+    assert wrong.returncode != 0 and "BACKUP_SCHEDULE" in wrong.stderr
+
+
+@postgres
+@pytest.mark.django_db
+def test_the_scheduled_task_writes_an_archive(tmp_path, settings):
+    """What beat's entry runs: an archive of the database in BACKUP_DIR, kept whole."""
+    from tournaments.tasks import backup_database
+
+    settings.BACKUP_DIR = str(tmp_path)
+    path = Path(backup_database.delay().get())
+    assert path.parent == tmp_path and path.name.startswith("stich-") and path.suffix == ".dump"
+    listing = subprocess.run(["pg_restore", "--list", str(path)], capture_output=True, text=True, timeout=60)
+    assert listing.returncode == 0 and "TABLE DATA public games_hand" in listing.stdout
