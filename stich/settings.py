@@ -6,6 +6,7 @@ runs tasks in-process, eagerly), ``SECRET_KEY`` (a development default only with
 is listed in README.md, Configuration; ``deploy/env.example`` is the production environment that
 ``manage.py check --deploy`` passes without a warning (tests/reliability/test_settings.py).
 """
+import sys
 from pathlib import Path
 
 import environ
@@ -105,9 +106,17 @@ TEMPLATES = [
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'stich.sqlite3'}")}
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
-# Persistent connections: a request reuses its worker's connection for CONN_MAX_AGE seconds
-# (0: a new connection per request), checked before reuse so a restarted database is survived.
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+# Connections per serving shape (README.md, Connections), so that no shape can exhaust the server.
+# A process serving WSGI (gunicorn's sync workers) or running Celery tasks handles one request or
+# task at a time: it keeps one persistent connection for CONN_MAX_AGE seconds (0: a new one per
+# request), checked before reuse so a restarted database is survived. A process serving the ASGI
+# application (gunicorn with uvicorn workers, uvicorn, daphne, ``manage.py runserver``) runs each
+# request in a thread of its own, where persistent connections pile up per thread; there the
+# process draws from a pool of at most DB_POOL_SIZE connections (psycopg_pool; a request waits up
+# to DB_POOL_TIMEOUT seconds for one, then fails), and without a pool it opens one per request.
+SERVES_ASGI = any(arg.startswith("stich.asgi") for arg in sys.argv[1:]) or sys.argv[1:2] == ["runserver"]
+DB_POOL_SIZE = env.int("DB_POOL_SIZE", default=4) if SERVES_ASGI else 0
+DATABASES["default"]["CONN_MAX_AGE"] = 0 if SERVES_ASGI else env.int("CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite serialises writers; wait for the lock instead of failing at once.
@@ -121,6 +130,15 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # client and are never prepared. (A pooler in transaction mode would need this off: 0 = None.)
     threshold = env.int("DB_PREPARE_THRESHOLD", default=2**31 - 1)
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", threshold or None)
+    if DB_POOL_SIZE > 0:
+        # A pool and persistent connections exclude each other: the pool keeps the connections.
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": 1,
+            "max_size": DB_POOL_SIZE,
+            "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+            "max_idle": 300.0,
+        }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # django-axes first (it refuses a locked-out login before any password is checked); the policy's
@@ -302,6 +320,24 @@ CELERY_BEAT_SCHEDULE["ratings-catch-up"] = {
     # A catch-up nobody ran in time is superseded by the next one; they must not pile up.
     "options": {"expires": RATINGS_CATCH_UP_SECONDS},
 }
+
+# Backups (tournaments/backups.py, README.md, Backups): with BACKUP_DIR set, Celery beat has a
+# worker write one archive there on BACKUP_SCHEDULE (crontab's five fields, in UTC), keeping
+# the newest BACKUP_KEEP (0: all). The directory must be on the workers' file system.
+BACKUP_DIR = env.str("BACKUP_DIR", default="")
+BACKUP_SCHEDULE = env.str("BACKUP_SCHEDULE", default="30 4 * * *")
+BACKUP_KEEP = env.int("BACKUP_KEEP", default=14)
+if BACKUP_DIR:
+    from celery.schedules import crontab
+
+    if len(BACKUP_SCHEDULE.split()) != 5:
+        raise ImproperlyConfigured(f"BACKUP_SCHEDULE needs crontab's five fields, not {BACKUP_SCHEDULE!r}")
+    _minute, _hour, _day_of_month, _month, _day_of_week = BACKUP_SCHEDULE.split()
+    CELERY_BEAT_SCHEDULE["backup-database"] = {
+        "task": "tournaments.backup_database",
+        "schedule": crontab(minute=_minute, hour=_hour, day_of_month=_day_of_month, month_of_year=_month,
+                            day_of_week=_day_of_week),
+    }
 
 LOGGING = {
     "version": 1,

@@ -7,3 +7,13 @@ def ping(payload: str) -> dict:
     from celery import current_task
 
     return {"echo": payload, "worker": current_task.request.hostname}
+
+
+@shared_task(name="tournaments.backup_database", ignore_result=True)
+def backup_database() -> str:
+    """Beat's scheduled backup (``BACKUP_DIR``, ``BACKUP_SCHEDULE``) into the worker's BACKUP_DIR."""
+    from django.conf import settings
+
+    from tournaments.backups import backup
+
+    return str(backup(settings.BACKUP_DIR))

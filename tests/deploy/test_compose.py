@@ -37,7 +37,7 @@ def test_compose_file_is_valid_and_runs_the_whole_service(tmp_path):
     # HTTP through WSGI (persistent connections); the live pages' WebSockets through ASGI.
     assert "gunicorn stich.wsgi:application" in command("web")
     assert "gunicorn stich.asgi:application -k uvicorn_worker.UvicornWorker" in command("live")
-    assert services["live"]["environment"]["CONN_MAX_AGE"] == "0"
+    assert services["live"]["environment"]["DB_POOL_SIZE"] == "4"
     for name in ("web", "live", "worker", "beat"):
         environment = services[name]["environment"]
         assert environment["DATABASE_URL"].startswith("postgres://")
