@@ -35,6 +35,7 @@ Decisions where the rules and records.md are silent (each is cited where it is a
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..catalog import GAMES
@@ -441,9 +442,11 @@ class Game:
     ``pending`` names it) with ``chance`` (a wedding chance is open) and ``turn`` (the seat that
     acts). ``push`` closes the chances nobody took and dispatches each event by its kind: a play
     (``_play``, or ``_wedding`` when it is marked as one), a draw (``_draw``) or a show (``_show``).
-    A card put on the discard pile (``_lay``) then takes its effect by its rank: one handler per
-    effect in ``EFFECTS`` (``_seven``, ``_eight``, ``_nine``, ``_ten``, ``_ace``, ``_jack``,
-    ``_queen_or_king``). The upcard is the dealer's play, laid when the game is set up.
+    A card put on the discard pile (``_lay``) then takes its effect: one handler per effect,
+    ``EFFECTS`` by rank (``_seven``, ``_eight``, ``_nine``, ``_ten``, ``_jack``,
+    ``_queen_or_king``, ``_ace``) and ``_wedded`` for a wedding. The handlers keep the state on
+    the game (``__slots__``) and read it into locals where they loop. The upcard is the dealer's
+    play, laid when the game is set up.
     ``result()`` is the answer once the events end the game. After an error the game is not to be
     used any further.
     """
@@ -472,7 +475,7 @@ class Game:
         self.shower = self.taker = self.after = 0  # after a 9 or T: who shows, who takes, who is on turn then
         self.read = 0  # events pushed
         # The upcard counts as played by the dealer, with its full effect (rules/maumau.md, Deal).
-        self._lay(upcard, dealer, named)
+        self._lay(upcard, dealer, named, EFFECTS[upcard & 7])
 
     @property
     def pending(self) -> str | None:
@@ -495,6 +498,7 @@ class Game:
         }
 
     def push(self, *events: Any) -> None:
+        players = self.players
         k = self.read  # the event's index in the record
         for event in events:
             if type(event) is dict:
@@ -503,7 +507,24 @@ class Game:
                 wedding = event.get("wedding") if play is not None else None
             else:
                 seat = play = wedding = None
-            self._before(event, k, seat, play, wedding)
+            # Chances that nobody takes are not written: an 8 the affected player does not pass on
+            # skips him; a wedding chance not answered by the next event is closed.
+            phase = self.phase
+            if phase == EIGHT_PENDING and not (
+                seat == self.turn and wedding is not True and type(play) is str and play in EIGHT_NAMES
+            ):
+                self.turn = (self.turn + self.direction) % players
+                self.phase = phase = TURN
+            chance = self.chance
+            if chance and wedding is not True:
+                self.chance = chance = False
+            if phase == TURN and not chance and 0 in self.sizes:
+                raise _after_end(self.sizes, k)
+            if type(event) is not dict:
+                raise RecordError(Code.BAD_TYPE, "an event must be a JSON object", f"/events/{k}")
+            if type(seat) is not int or not 0 <= seat < players:
+                raise _bad_seat(seat, players, k)
+            # The event's handler, by its kind.
             if play is not None:
                 if len(event) > 2:
                     _one_kind(event, k)
@@ -518,32 +539,7 @@ class Game:
                 else:
                     self._show(event, k, seat)
             k += 1
-            self.read = k
-
-    def _before(self, event: Any, k: int, seat: Any, play: Any, wedding: Any) -> None:
-        """Before any event: close the chances nobody took, and reject an event after the end, one
-        that is not an object or one without a seat of the table."""
-        # Chances that nobody takes are not written: an 8 the affected player does not pass on
-        # skips him; a wedding chance not answered by the next event is closed.
-        phase = self.phase
-        if phase == EIGHT_PENDING and not (
-            seat == self.turn and wedding is not True and type(play) is str and play in EIGHT_NAMES
-        ):
-            self.turn = (self.turn + self.direction) % self.players
-            self.phase = phase = TURN
-        chance = self.chance
-        if chance and wedding is not True:
-            self.chance = chance = False
-        if phase == TURN and not chance and 0 in self.sizes:
-            raise RecordError(
-                Code.AFTER_END,
-                f"the game ended before this event: seat {self.sizes.index(0)} holds no card and no effect is pending",
-                f"/events/{k}",
-            )
-        if type(event) is not dict:
-            raise RecordError(Code.BAD_TYPE, "an event must be a JSON object", f"/events/{k}")
-        if type(seat) is not int or not 0 <= seat < self.players:
-            raise _bad_seat(seat, self.players, k)
+        self.read = k
 
     # --- the events -------------------------------------------------------------------------------
 
@@ -581,7 +577,14 @@ class Game:
             named = card >> 3
         hand[card] -= 1
         self.sizes[seat] -= 1
-        self._lay(card, seat, named)
+        # On the discard pile (as ``_lay``, written out on this hot path), then the rank's effect.
+        if card == top:
+            self.direction = -self.direction
+        self.below[top] += 1
+        self.below_n += 1
+        self.top = card
+        self.suit = named
+        EFFECTS[rank](self, seat)
 
     def _wedding(self, event: dict, k: int, seat: int, play: Any, flag: Any) -> None:
         """A play marked ``"wedding": true``: the counterpart of the Q/K on top, by any seat holding it,
@@ -610,10 +613,7 @@ class Game:
             raise RecordError(Code.UNEXPECTED_MEMBER, f"only a jack names a suit; {play} is not a jack", f"/events/{k}/wish")
         hand[card] -= 1
         self.sizes[seat] -= 1
-        self._discard(card, card >> 3)
-        # A wedding opens a new chance starting with its announcer (the chance stays open); if nobody
-        # answers it, the announcer is on turn.
-        self.turn = seat
+        self._lay(card, seat, card >> 3, Game._wedded)
 
     def _draw(self, event: dict, k: int, seat: int, draw: Any) -> None:
         """A draw the phase calls for: a turn's card, a 7 chain, after an ace, or a top-up before a show."""
@@ -622,41 +622,23 @@ class Game:
         phase = self.phase
         if seat != self.turn:
             raise _wrong_seat(seat, self.turn, phase, k)
-        wanted = self._wanted(phase, seat, k)
+        if phase == SEVENS:
+            wanted = self.chain
+        elif phase == TOP_UP:
+            wanted = 2 - self.sizes[seat]
+        elif phase == SHOW:
+            raise _show_due(phase, seat, k)
+        else:
+            wanted = 1
+            if phase == ACE_PENDING and can_play(self.hands[seat], self.top, self.suit):
+                raise _must_follow_ace(seat, self.top, k)
         if wanted > self.pile_n + self.below_n:
             wanted = self.pile_n + self.below_n  # drawing goes as far as the cards go
         if type(draw) is not list:
             raise RecordError(Code.BAD_TYPE, "draw must be a JSON array of cards", f"/events/{k}/draw")
         if len(draw) != wanted:
             raise _draw_count(seat, phase, self.chain, wanted, len(draw), k)
-        self._take_from_pile(draw, k, seat)
-        if phase == SEVENS:
-            self.phase = TURN  # the drawer of a 7 chain is on turn
-        elif phase == TOP_UP:
-            self.phase = SHOW
-        else:
-            self.phase = TURN
-            self.turn = (seat + self.direction) % self.players
-
-    def _wanted(self, phase: int, seat: int, k: int) -> int:
-        """How many cards the phase makes ``seat`` draw (before the piles run out)."""
-        if phase == SEVENS:
-            return self.chain
-        if phase == TOP_UP:
-            return 2 - self.sizes[seat]
-        if phase == SHOW:
-            raise _show_due(phase, seat, k)
-        if phase == ACE_PENDING and can_play(self.hands[seat], self.top, self.suit):
-            raise RecordError(
-                Code.MUST_FOLLOW_ACE,
-                f"seat {seat} holds a card that can go on the ace {CARD_NAMES[self.top]} and must play it; "
-                "only a player without one draws (rules/maumau.md, A)",
-                f"/events/{k}",
-            )
-        return 1
-
-    def _take_from_pile(self, draw: list, k: int, seat: int) -> None:
-        """The cards drawn go from the draw pile to the hand; an empty pile is refilled first."""
+        # The cards go from the draw pile to the hand; an empty pile is refilled first.
         pile, pile_n, hand, codes = self.pile, self.pile_n, self.hands[seat], CARD_CODES
         index = 0
         for name in draw:
@@ -674,7 +656,14 @@ class Game:
             hand[code] += 1
             index += 1
         self.pile, self.pile_n = pile, pile_n
-        self.sizes[seat] += len(draw)
+        self.sizes[seat] += wanted
+        if phase == SEVENS:
+            self.phase = TURN  # the drawer of a 7 chain is on turn
+        elif phase == TOP_UP:
+            self.phase = SHOW
+        else:
+            self.phase = TURN
+            self.turn = (seat + self.direction) % self.players
 
     def _show(self, event: dict, k: int, seat: int) -> None:
         """After a 9 or T: the shower shows min(2, held) cards, the taker takes one (rules/maumau.md)."""
@@ -687,12 +676,6 @@ class Game:
             raise _wrong_seat(seat, self.turn, self.phase, k)
         if self.phase != SHOW:
             raise _show_unexpected(self.phase, seat, k)
-        self._take_shown(event, k, seat, show)
-        self.phase = TURN
-        self.turn = self.after
-
-    def _take_shown(self, event: dict, k: int, seat: int, show: Any) -> None:
-        """``seat`` shows min(2, held) cards; the taker takes one of them (``taken``)."""
         path = f"/events/{k}/show"
         if type(show) is not list:
             raise RecordError(Code.BAD_TYPE, "show must be a JSON array of cards", path)
@@ -716,6 +699,8 @@ class Game:
                 raise RecordError(
                     Code.UNEXPECTED_MEMBER, f"seat {seat} shows no card, so nothing is taken", f"/events/{k}/taken"
                 )
+            self.phase = TURN
+            self.turn = self.after
             return
         if taken is None:
             raise RecordError(Code.MISSING_MEMBER, f"seat {taker} takes one of the shown cards (taken)", f"/events/{k}/taken")
@@ -726,15 +711,14 @@ class Game:
         sizes[seat] -= 1
         self.hands[taker][code] += 1
         sizes[taker] += 1
+        self.phase = TURN
+        self.turn = self.after
 
     # --- a card on the discard pile and its effect --------------------------------------------------
 
-    def _lay(self, card: int, seat: int, suit: int) -> None:
-        """``seat`` puts ``card`` on the discard pile (``suit`` to follow) and its rank takes effect."""
-        self._discard(card, suit)
-        EFFECTS[card & 7](self, seat)
-
-    def _discard(self, card: int, suit: int) -> None:
+    def _lay(self, card: int, seat: int, suit: int, effect: Callable[[Game, int], None]) -> None:
+        """``seat`` puts ``card`` on the discard pile (``suit`` to follow), then ``effect`` (its
+        rank's, from ``EFFECTS``, or a wedding's) takes place."""
         top = self.top
         if card == top:
             self.direction = -self.direction  # an identical card reverses before its effect
@@ -743,6 +727,12 @@ class Game:
             self.below_n += 1
         self.top = card
         self.suit = suit
+        effect(self, seat)
+
+    def _wedded(self, seat: int) -> None:
+        """A wedding opens a new chance starting with its announcer (the chance stays open); if
+        nobody answers it, the announcer is on turn."""
+        self.turn = seat
 
     def _seven(self, seat: int) -> None:
         """The next player passes the chain on with a 7 or draws two per 7 in it."""
@@ -821,6 +811,23 @@ def _one_kind(event: dict, k: int) -> None:
 
 
 # --- error messages (off the hot path) --------------------------------------------------------------
+
+
+def _must_follow_ace(seat: int, top: int, k: int) -> RecordError:
+    return RecordError(
+        Code.MUST_FOLLOW_ACE,
+        f"seat {seat} holds a card that can go on the ace {CARD_NAMES[top]} and must play it; "
+        "only a player without one draws (rules/maumau.md, A)",
+        f"/events/{k}",
+    )
+
+
+def _after_end(sizes: list[int], k: int) -> RecordError:
+    return RecordError(
+        Code.AFTER_END,
+        f"the game ended before this event: seat {sizes.index(0)} holds no card and no effect is pending",
+        f"/events/{k}",
+    )
 
 
 def _bad_seat(seat: Any, players: int, k: int) -> RecordError:
