@@ -7,7 +7,7 @@ session; ``tests/ratings/test_league.py`` checks the numbers against openskill a
 ``model.rate_session`` session by session, and the compiled loop against its own Python source.
 
 The first call in a process compiles the loop, or loads it from Numba's cache (see ``kernel``);
-the benchmark (``python -m ratings.bench``) reports that time on its own line.
+the benchmark (``python -m bench.ratings``) reports that time on its own line.
 
 Used by the pools (``services.pool_sync``: the worker's updates and ``recompute_ratings``, with
 ``rate_league_history`` for the rating history), by ``model.rate_many`` and by the benchmark.

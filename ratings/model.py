@@ -10,7 +10,7 @@ and ``league.rate_league`` a whole league in one compiled loop that calls the sa
 three give the same numbers. With decay off they are those of ``openskill.models.PlackettLuce()``
 with its defaults to about 1e-14, ties included (``tests/ratings`` checks 1e-12); openskill builds
 and deep-copies rating objects and sums O(n²) terms per session, the kernel a few O(n) loops over
-floats (``python -m ratings.bench`` measures the difference).
+floats (``python -m bench.ratings`` measures the difference).
 
 Displayed rating: ``displayed_rating(mu, sigma) = round(1000 + 48 * (mu - 3 * sigma))``, see there.
 

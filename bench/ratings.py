@@ -1,9 +1,10 @@
 """Benchmark of the rating model against openskill, on a generated league.
 
-    python -m ratings.bench [--players 2000] [--sessions 100000] [--quick]
+    python -m bench.ratings [--players 2000] [--sessions 100000] [--quick]
 
-The league: players with a latent true skill; each session draws 4–6 of them, and a player's total
-is his skill plus noise of one beta, rounded (so equal totals, ties, happen). Reports, all measured
+The league is ``ratings.generated.generate_league``: players with a latent true skill; each session
+draws 4–6 of them, and a player's total is his skill plus noise of one beta, rounded (so equal
+totals, ties, happen). Reports, all measured
 in the same run on the whole league, each timing the best of three:
 
 - sessions rated per second by ``league.rate_league`` (the compiled loop over arrays, what the
@@ -20,33 +21,11 @@ openskill is the reference, not a dependency of the service: it comes with the `
 from __future__ import annotations
 
 import argparse
-import random
 import time
 
-from ratings.model import (
-    BETA,
-    MU,
-    SIGMA,
-    Session,
-    NEW_PLAYER,
-    pairwise_hits,
-    rate_session,
-    ranks_from_totals,
-)
+from ratings.generated import generate_league
 from ratings.league import rate_league, warm_up
-
-
-def generate_league(*, players: int, sessions: int, seed: int) -> tuple[list[float], list[Session]]:
-    rng = random.Random(seed)
-    true_skill = [rng.gauss(MU, SIGMA) for _ in range(players)]
-    league = []
-    finished_at = 1_700_000_000.0
-    for _ in range(sessions):
-        seated = rng.sample(range(players), rng.randint(4, 6))
-        totals = [round(rng.gauss(true_skill[player], BETA)) for player in seated]
-        finished_at += rng.uniform(60.0, 600.0)
-        league.append(Session(seated, totals, finished_at))
-    return true_skill, league
+from ratings.model import NEW_PLAYER, Session, pairwise_hits, rate_session, ranks_from_totals
 
 
 REPEATS = 3  # each timing is the best of three runs (machines are noisy)
@@ -126,7 +105,7 @@ def first_call_seconds() -> float:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m ratings.bench", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.ratings", description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=2000)
     parser.add_argument("--sessions", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=2026)

@@ -1,4 +1,4 @@
-"""Benchmark of the rule engine: ``python -m games.rules.bench [--records N] [--game G]``.
+"""Benchmark of the rule engine: ``python -m bench.engine [--records N] [--game G]``.
 
 For generated full records of each game it reports records validated per second and the ratio of
 validation time to ``json.loads`` time of the same records, measured in one run (machines are
@@ -12,7 +12,7 @@ import random
 import time
 from importlib import import_module
 
-from . import validate
+from games.rules import validate
 
 PLAYER_COUNTS = {"mu": (3, 4, 5, 6), "maumau": (2, 3, 4, 5, 6), "lut": (4, 5, 6)}
 
@@ -57,7 +57,7 @@ def measure(game: str, count: int, seed: int = 1, repeats: int = 5) -> dict:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m games.rules.bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.engine", description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=int, default=2000)
     parser.add_argument("--game", choices=sorted(PLAYER_COUNTS), action="append")
     args = parser.parse_args(argv)
