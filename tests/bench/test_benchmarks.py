@@ -29,3 +29,10 @@ def test_the_ratings_benchmark_says_when_openskill_is_missing(capsys, monkeypatc
     out = capsys.readouterr().out
     assert "openskill is not installed" in out
     assert "openskill PlackettLuce.rate" not in out and "rate_league" in out
+
+
+def test_the_engine_benchmark_times_an_earlier_revision_beside_todays():
+    figures = engine.compare("maumau", "HEAD", 20, repeats=1)
+    assert figures["records"] == 20
+    assert figures["validated_per_second"] > 0 and figures["validated_per_second_at_HEAD"] > 0
+    assert figures["time_ratio_to_revision"] > 0
