@@ -46,7 +46,7 @@ or a long absence under the decay) is marked provisional: his chance is computed
 (his mu is the prior's, his uncertainty the widest), and the pages say so.
 
 ``monte_carlo`` draws the same model (seeded) and states its standard error; the tests check the
-quadrature against it and against exact enumeration. ``python -m ratings.chances_bench`` times a
+quadrature against it and against exact enumeration. ``python -m bench.chances`` times a
 table and a room of 50 tables.
 """
 from __future__ import annotations

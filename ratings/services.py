@@ -295,7 +295,7 @@ def _apply(game: str, sessions: list[RatedSession], position: int, progress) -> 
         ratings[rating.player_id] = (rating.mu, rating.sigma)
         if rating.last_finished_at is not None:
             last_played[rating.player_id] = rating.last_finished_at.timestamp()
-    # The compiled rater of the benchmark (ratings/league.py): the numbers of model.rate_many,
+    # The compiled loop over the batch (ratings/league.py, calling the one kernel, ratings/kernel.py),
     # with each seat's rating before (decay included) and after its session for the history.
     rated = league.rate_league_history(
         [model.Session(s.players, s.totals, s.finished_at.timestamp()) for s in sessions],

@@ -1,7 +1,7 @@
 """The statements of the one frequent write, hand submission, without the ORM's query compiler.
 
 Every table of an evening stores a hand every minute or two, and a benchmark of 32 tables at once
-(issue 17, ``python -m stich.bench``) showed where a submission's time went: not to the engine
+(issue 17, ``python -m bench.scale``) showed where a submission's time went: not to the engine
 (0.1 ms) nor to PostgreSQL, but to Django building and compiling each query anew (about a
 millisecond of a web worker's CPU per query, on the benchmark's machine). So the submission reads
 what it needs in one statement written here, and writes model instances through ``insert`` and

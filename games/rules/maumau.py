@@ -9,11 +9,12 @@ A card is an int in the hot loop: ``suit * 8 + rank`` with suits ``C S H D`` and
 under its top card are lists of 32 counts: the two copies of a card are indistinguishable and the
 order of the draw pile is unknown, so a drawn card is legal while the pile still holds a copy.
 
-A full record is replayed event by event on a ``Game`` (python-chess's ``Board``): ``push`` is one
-loop that puts a card on the discard pile (the upcard as the dealer's play, then every play) and
-reads the draws and shows up to the next play. Its state: the phase (what the next event must be),
-the seat that acts, the 7 chain, whether a wedding chance is open, and who shows and takes after a
-9 or T. Whether a card may go on the discard pile is ``is_legal``, for validation as for anyone.
+A full record is replayed event by event on a ``Game`` (python-chess's ``Board``): ``push``
+dispatches each event by its kind (a play, a wedding, a draw, a show) to its handler, and a card put
+on the discard pile (the upcard as the dealer's play, then every play) takes its effect through one
+handler per rank (``EFFECTS``). Its state: the phase (what the next event must be), the seat that
+acts, the 7 chain, whether a wedding chance is open, and who shows and takes after a 9 or T.
+Whether a card may go on the discard pile is ``is_legal``, for validation as for anyone.
 
 Decisions where the rules and records.md are silent (each is cited where it is applied):
 - Unwritten chances: a wedding chance stays open exactly until the next event; if that event is
@@ -34,6 +35,7 @@ Decisions where the rules and records.md are silent (each is cited where it is a
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..catalog import GAMES
@@ -435,18 +437,23 @@ class Game:
     """One game replayed event by event, like python-chess's ``Board``.
 
     ``push(*events)`` applies events (records.md) in order; the pointers of the errors follow
-    records.md, counting the events pushed before. Several events at once run through the loop with
-    the state in local variables (the hot loop); one at a time gives the same result. The explicit
-    phase is ``phase`` (what the next event must be: ``TURN``, ``SEVENS``, ``EIGHT_PENDING``, ``ACE_PENDING``,
-    ``TOP_UP``, ``SHOW``; ``pending`` names it) with ``chance`` (a wedding chance is open) and
-    ``turn`` (the seat that acts). The upcard is the dealer's play, laid when the game is set up.
+    records.md, counting the events pushed before. The explicit phase is ``phase`` (what the next
+    event must be: ``TURN``, ``SEVENS``, ``EIGHT_PENDING``, ``ACE_PENDING``, ``TOP_UP``, ``SHOW``;
+    ``pending`` names it) with ``chance`` (a wedding chance is open) and ``turn`` (the seat that
+    acts). ``push`` closes the chances nobody took and dispatches each event by its kind: a play
+    (``_play``, or ``_wedding`` when it is marked as one), a draw (``_draw``) or a show (``_show``).
+    A card put on the discard pile (``_lay``) then takes its effect: one handler per effect,
+    ``EFFECTS`` by rank (``_seven``, ``_eight``, ``_nine``, ``_ten``, ``_jack``,
+    ``_queen_or_king``, ``_ace``) and ``_wedded`` for a wedding. The handlers keep the state on
+    the game (``__slots__``) and read it into locals where they loop. The upcard is the dealer's
+    play, laid when the game is set up.
     ``result()`` is the answer once the events end the game. After an error the game is not to be
     used any further.
     """
 
     __slots__ = (
         "players", "hands", "sizes", "pile", "pile_n", "below", "below_n", "top", "suit", "direction", "turn",
-        "phase", "chain", "chance", "shower", "taker", "after", "read", "_laying",
+        "phase", "chain", "chance", "shower", "taker", "after", "read",
     )
 
     def __init__(self, players: int, dealer: int, direction: int, hands: list[list[int]], pile: list[int],
@@ -468,8 +475,7 @@ class Game:
         self.shower = self.taker = self.after = 0  # after a 9 or T: who shows, who takes, who is on turn then
         self.read = 0  # events pushed
         # The upcard counts as played by the dealer, with its full effect (rules/maumau.md, Deal).
-        self._laying = (upcard, dealer, named, False)
-        self.push()
+        self._lay(upcard, dealer, named, EFFECTS[upcard & 7])
 
     @property
     def pending(self) -> str | None:
@@ -492,273 +498,305 @@ class Game:
         }
 
     def push(self, *events: Any) -> None:
-        n = self.players
-        hands, sizes, pile, pile_n, below, below_n = self.hands, self.sizes, self.pile, self.pile_n, self.below, self.below_n
-        top, suit, direction, turn, phase = self.top, self.suit, self.direction, self.turn, self.phase
-        chain, chance, shower, taker, after = self.chain, self.chance, self.shower, self.taker, self.after
-        codes = CARD_CODES
-        count = len(events)
-        k = self.read - 1  # the event's index in the record
-        i = -1  # its index in ``events``
-        laying = self._laying
-        if laying is None:
-            card = top
-        else:
-            card, seat, new_suit, wedding = laying
-            self._laying = None
-        lay = laying is not None
-        while True:
-            if lay:
-                if card == top:
-                    direction = -direction  # an identical card reverses before its effect
-                if top >= 0:
-                    below[top] += 1
-                    below_n += 1
-                top = card
-                suit = new_suit
-                rank = card & 7
-                if wedding:
-                    # A wedding opens a new chance starting with its announcer; if nobody answers it, the
-                    # announcer is on turn.
-                    turn = seat
-                elif rank == SEVEN:
-                    chain = chain + 1 if phase == SEVENS else 1
-                    phase = SEVENS
-                    turn = (seat + direction) % n
-                elif rank == EIGHT:
-                    phase = EIGHT_PENDING
-                    turn = (seat + direction) % n
-                elif rank == NINE:
-                    # The 9's player shows two cards to the next player, who takes one and is on turn.
-                    shower, taker = seat, (seat + direction) % n
-                    turn, after = seat, taker
-                    phase = TOP_UP if sizes[seat] < 2 else SHOW
-                elif rank == TEN:
-                    # The next player shows two cards to the ten's player, who takes one; the shower is on turn.
-                    shower, taker = (seat + direction) % n, seat
-                    turn = after = shower
-                    phase = TOP_UP if sizes[shower] < 2 else SHOW
-                elif rank == ACE:
-                    phase = ACE_PENDING
-                    turn = seat
+        players = self.players
+        k = self.read  # the event's index in the record
+        for event in events:
+            if type(event) is dict:
+                seat = event.get("seat")
+                play = event.get("play")
+                wedding = event.get("wedding") if play is not None else None
+            else:
+                seat = play = wedding = None
+            # Chances that nobody takes are not written: an 8 the affected player does not pass on
+            # skips him; a wedding chance not answered by the next event is closed.
+            phase = self.phase
+            if phase == EIGHT_PENDING and not (
+                seat == self.turn and wedding is not True and type(play) is str and play in EIGHT_NAMES
+            ):
+                self.turn = (self.turn + self.direction) % players
+                self.phase = phase = TURN
+            chance = self.chance
+            if chance and wedding is not True:
+                self.chance = chance = False
+            if phase == TURN and not chance and 0 in self.sizes:
+                raise _after_end(self.sizes, k)
+            if type(event) is not dict:
+                raise RecordError(Code.BAD_TYPE, "an event must be a JSON object", f"/events/{k}")
+            if type(seat) is not int or not 0 <= seat < players:
+                raise _bad_seat(seat, players, k)
+            # The event's handler, by its kind.
+            if play is not None:
+                # (a jack's wish or a wedding flag is the common third member and needs no check)
+                if len(event) > 2 and not (len(event) == 3 and ("wish" in event or "wedding" in event)):
+                    _one_kind(event, k)
+                if wedding is None or wedding is False:
+                    self._play(event, k, seat, play)
                 else:
-                    phase = TURN
-                    turn = (seat + direction) % n
-                    if rank != JACK:
-                        chance = True  # a Q or K: anyone may answer with its counterpart
-            lay = True
-            # --- read the events up to the next play --------------------------------------------------
-            while True:
-                k += 1
-                i += 1
-                if i == count:
-                    self.pile, self.pile_n, self.below, self.below_n = pile, pile_n, below, below_n
-                    self.top, self.suit, self.direction, self.turn, self.phase = top, suit, direction, turn, phase
-                    self.chain, self.chance, self.shower, self.taker, self.after = chain, chance, shower, taker, after
-                    self.read = k
-                    return
-                event = events[i]
-                if type(event) is dict:
-                    seat = event.get("seat")
-                    play = event.get("play")
-                    wedding = event.get("wedding") if play is not None else None
-                else:
-                    seat = play = wedding = None
-                # Chances that nobody takes are not written: an 8 the affected player does not pass on
-                # skips him; a wedding chance not answered by the next event is closed.
-                if phase == EIGHT_PENDING and not (
-                    seat == turn and wedding is not True and type(play) is str and play in EIGHT_NAMES
-                ):
-                    turn = (turn + direction) % n
-                    phase = TURN
-                if chance and wedding is not True:
-                    chance = False
-                if phase == TURN and not chance and 0 in sizes:
-                    raise RecordError(
-                        Code.AFTER_END,
-                        f"the game ended before this event: seat {sizes.index(0)} holds no card and no effect is pending",
-                        f"/events/{k}",
-                    )
-                if type(event) is not dict:
-                    raise RecordError(Code.BAD_TYPE, "an event must be a JSON object", f"/events/{k}")
-                if type(seat) is not int or not 0 <= seat < n:
-                    raise _bad_seat(seat, n, k)
-                if play is not None:
-                    if len(event) > 2:
-                        _one_kind(event, k)
-                    if wedding is not None and wedding is not False:
-                        card = _wedding(event, k, seat, play, wedding, chance, top, hands[seat])
-                        sizes[seat] -= 1
-                        new_suit = card >> 3
-                        wedding = True
-                        break
-                    wedding = False
-                    if seat != turn:
-                        raise _wrong_seat(seat, turn, phase, k)
-                    if phase >= TOP_UP:
-                        raise _show_due(phase, seat, k)
-                    card = codes.get(play) if type(play) is str else None
-                    if card is None:
-                        _card(play, f"/events/{k}/play")
-                    hand = hands[seat]
-                    if not hand[card]:
-                        raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} does not hold {play}", f"/events/{k}/play")
-                    rank = card & 7
-                    if phase == SEVENS and rank != SEVEN:
-                        raise RecordError(
-                            Code.SEVEN_PENDING,
-                            f"seat {seat} must pass the 7 chain on with a 7 or draw {chain}, not play {play} "
-                            "(rules/maumau.md, 7)",
-                            f"/events/{k}/play",
-                        )
-                    if not is_legal(card, top, suit):
-                        raise _illegal(seat, card, top, suit, k)
-                    if rank == JACK:
-                        wish = event.get("wish")
-                        if wish is None:
-                            raise RecordError(
-                                Code.MISSING_MEMBER, f"seat {seat} plays the jack {play} and must name a suit (wish)",
-                                f"/events/{k}/wish",
-                            )
-                        new_suit = SUIT_CODES.get(wish) if type(wish) is str else None
-                        if new_suit is None:
-                            _suit(wish, f"/events/{k}/wish")
-                        if new_suit == card >> 3 or (card != top and new_suit == suit):
-                            raise _forbidden_wish(seat, card, top, suit, new_suit, k)
-                    else:
-                        if len(event) > 2 and event.get("wish") is not None:
-                            raise RecordError(
-                                Code.UNEXPECTED_MEMBER, f"only a jack names a suit; {play} is not a jack", f"/events/{k}/wish"
-                            )
-                        new_suit = card >> 3
-                    hand[card] -= 1
-                    sizes[seat] -= 1
-                    break
+                    self._wedding(event, k, seat, play, wedding)
+            else:
                 draw = event.get("draw")
                 if draw is not None:
-                    if len(event) > 2:
-                        _one_kind(event, k)
-                    if seat != turn:
-                        raise _wrong_seat(seat, turn, phase, k)
-                    hand = hands[seat]
-                    if phase == SEVENS:
-                        wanted = chain
-                    elif phase == TOP_UP:
-                        wanted = 2 - sizes[seat]
-                    elif phase == SHOW:
-                        raise _show_due(phase, seat, k)
-                    else:
-                        wanted = 1
-                        if phase == ACE_PENDING and can_play(hand, top, suit):
-                            raise RecordError(
-                                Code.MUST_FOLLOW_ACE,
-                                f"seat {seat} holds a card that can go on the ace {CARD_NAMES[top]} and must play it; "
-                                "only a player without one draws (rules/maumau.md, A)",
-                                f"/events/{k}",
-                            )
-                    if wanted > pile_n + below_n:
-                        wanted = pile_n + below_n  # drawing goes as far as the cards go
-                    if type(draw) is not list:
-                        raise RecordError(Code.BAD_TYPE, "draw must be a JSON array of cards", f"/events/{k}/draw")
-                    if len(draw) != wanted:
-                        raise _draw_count(seat, phase, chain, wanted, len(draw), k)
-                    index = 0
-                    for name in draw:
-                        code = codes.get(name) if type(name) is str else None
-                        if code is None:
-                            _card(name, f"/events/{k}/draw/{index}")
-                        if not pile_n:
-                            # The discard pile except its top becomes the draw pile (rules/maumau.md).
-                            pile, below = below, pile
-                            pile_n, below_n = below_n, 0
-                        if not pile[code]:
-                            raise _not_in_pile(seat, name, k, index)
-                        pile[code] -= 1
-                        pile_n -= 1
-                        hand[code] += 1
-                        index += 1
-                    sizes[seat] += wanted
-                    if phase == SEVENS:
-                        phase = TURN  # the drawer of a 7 chain is on turn
-                    elif phase == TOP_UP:
-                        phase = SHOW
-                    else:
-                        phase = TURN
-                        turn = (seat + direction) % n
-                    continue
-                show = event.get("show")
-                if show is None:
-                    raise RecordError(Code.BAD_EVENT, "an event holds one of play, draw or show", f"/events/{k}")
-                if len(event) > 2:
-                    _one_kind(event, k)
-                if seat != turn:
-                    raise _wrong_seat(seat, turn, phase, k)
-                if phase != SHOW:
-                    raise _show_unexpected(phase, seat, k)
-                _show(event, k, seat, show, hands[seat], hands[taker], sizes, taker)
-                phase = TURN
-                turn = after
+                    self._draw(event, k, seat, draw)
+                else:
+                    self._show(event, k, seat)
+            k += 1
+        self.read = k
+
+    # --- the events -------------------------------------------------------------------------------
+
+    def _play(self, event: dict, k: int, seat: int, play: Any) -> None:
+        """A play by the seat that acts (rules/maumau.md, A turn, and the effects it must answer)."""
+        phase = self.phase
+        if seat != self.turn:
+            raise _wrong_seat(seat, self.turn, phase, k)
+        if phase >= TOP_UP:
+            raise _show_due(phase, seat, k)
+        card = CARD_CODES.get(play) if type(play) is str else None
+        if card is None:
+            _card(play, f"/events/{k}/play")
+        hand = self.hands[seat]
+        if not hand[card]:
+            raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} does not hold {play}", f"/events/{k}/play")
+        rank = card & 7
+        if phase == SEVENS and rank != SEVEN:
+            raise RecordError(
+                Code.SEVEN_PENDING,
+                f"seat {seat} must pass the 7 chain on with a 7 or draw {self.chain}, not play {play} "
+                "(rules/maumau.md, 7)",
+                f"/events/{k}/play",
+            )
+        top, suit = self.top, self.suit
+        if not is_legal(card, top, suit):
+            raise _illegal(seat, card, top, suit, k)
+        if rank == JACK:
+            named = _wish(event, k, seat, play, card, top, suit)
+        else:
+            if len(event) > 2 and event.get("wish") is not None:
+                raise RecordError(
+                    Code.UNEXPECTED_MEMBER, f"only a jack names a suit; {play} is not a jack", f"/events/{k}/wish"
+                )
+            named = card >> 3
+        hand[card] -= 1
+        self.sizes[seat] -= 1
+        # On the discard pile (as ``_lay``, written out on this hot path), then the rank's effect.
+        if card == top:
+            self.direction = -self.direction
+        self.below[top] += 1
+        self.below_n += 1
+        self.top = card
+        self.suit = named
+        EFFECTS[rank](self, seat)
+
+    def _wedding(self, event: dict, k: int, seat: int, play: Any, flag: Any) -> None:
+        """A play marked ``"wedding": true``: the counterpart of the Q/K on top, by any seat holding it,
+        while its chance is open (rules/maumau.md, Q, K — weddings)."""
+        if flag is not True:
+            raise RecordError(Code.BAD_TYPE, f"wedding must be true or absent, got {flag!r}", f"/events/{k}/wedding")
+        top = self.top
+        if not self.chance:
+            raise RecordError(
+                Code.NO_WEDDING_CHANCE,
+                f"seat {seat} announces a wedding, but no chance is open: a wedding answers a Q or K just played "
+                f"(the top card is {CARD_NAMES[top]})",
+                f"/events/{k}/wedding",
+            )
+        card = _card(play, f"/events/{k}/play")
+        if card != COUNTERPART[top]:
+            raise RecordError(
+                Code.NOT_COUNTERPART,
+                f"seat {seat} announces a wedding with {play}; on {CARD_NAMES[top]} only {CARD_NAMES[COUNTERPART[top]]} is one",
+                f"/events/{k}/play",
+            )
+        hand = self.hands[seat]
+        if not hand[card]:
+            raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} does not hold {play}", f"/events/{k}/play")
+        if event.get("wish") is not None:
+            raise RecordError(Code.UNEXPECTED_MEMBER, f"only a jack names a suit; {play} is not a jack", f"/events/{k}/wish")
+        hand[card] -= 1
+        self.sizes[seat] -= 1
+        self._lay(card, seat, card >> 3, Game._wedded)
+
+    def _draw(self, event: dict, k: int, seat: int, draw: Any) -> None:
+        """A draw the phase calls for: a turn's card, a 7 chain, after an ace, or a top-up before a show."""
+        if len(event) > 2:
+            _one_kind(event, k)
+        phase = self.phase
+        if seat != self.turn:
+            raise _wrong_seat(seat, self.turn, phase, k)
+        if phase == SEVENS:
+            wanted = self.chain
+        elif phase == TOP_UP:
+            wanted = 2 - self.sizes[seat]
+        elif phase == SHOW:
+            raise _show_due(phase, seat, k)
+        else:
+            wanted = 1
+            if phase == ACE_PENDING and can_play(self.hands[seat], self.top, self.suit):
+                raise _must_follow_ace(seat, self.top, k)
+        if wanted > self.pile_n + self.below_n:
+            wanted = self.pile_n + self.below_n  # drawing goes as far as the cards go
+        if type(draw) is not list:
+            raise RecordError(Code.BAD_TYPE, "draw must be a JSON array of cards", f"/events/{k}/draw")
+        if len(draw) != wanted:
+            raise _draw_count(seat, phase, self.chain, wanted, len(draw), k)
+        # The cards go from the draw pile to the hand; an empty pile is refilled first.
+        pile, pile_n, hand, codes = self.pile, self.pile_n, self.hands[seat], CARD_CODES
+        index = 0
+        for name in draw:
+            code = codes.get(name) if type(name) is str else None
+            if code is None:
+                _card(name, f"/events/{k}/draw/{index}")
+            if not pile_n:
+                # The discard pile except its top becomes the draw pile (rules/maumau.md).
+                pile, self.below = self.below, pile
+                pile_n, self.below_n = self.below_n, 0
+            if not pile[code]:
+                raise _not_in_pile(seat, name, k, index)
+            pile[code] -= 1
+            pile_n -= 1
+            hand[code] += 1
+            index += 1
+        self.pile, self.pile_n = pile, pile_n
+        self.sizes[seat] += wanted
+        if phase == SEVENS:
+            self.phase = TURN  # the drawer of a 7 chain is on turn
+        elif phase == TOP_UP:
+            self.phase = SHOW
+        else:
+            self.phase = TURN
+            self.turn = (seat + self.direction) % self.players
+
+    def _show(self, event: dict, k: int, seat: int) -> None:
+        """After a 9 or T: the shower shows min(2, held) cards, the taker takes one (rules/maumau.md)."""
+        show = event.get("show")
+        if show is None:
+            raise RecordError(Code.BAD_EVENT, "an event holds one of play, draw or show", f"/events/{k}")
+        if len(event) > 2 and not (len(event) == 3 and "taken" in event):
+            _one_kind(event, k)
+        if seat != self.turn:
+            raise _wrong_seat(seat, self.turn, self.phase, k)
+        if self.phase != SHOW:
+            raise _show_unexpected(self.phase, seat, k)
+        path = f"/events/{k}/show"
+        if type(show) is not list:
+            raise RecordError(Code.BAD_TYPE, "show must be a JSON array of cards", path)
+        sizes, hand, taker = self.sizes, self.hands[seat], self.taker
+        wanted = min(2, sizes[seat])
+        if len(show) != wanted:
+            raise RecordError(
+                Code.BAD_LENGTH,
+                f"seat {seat} holds {sizes[seat]} card(s) and shows {wanted}, not {len(show)} (rules/maumau.md, 9 and T)",
+                path,
+            )
+        shown = []
+        for index, name in enumerate(show):
+            code = _card(name, f"{path}/{index}")
+            if hand[code] <= shown.count(code):
+                raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} shows {name} but does not hold it", f"{path}/{index}")
+            shown.append(code)
+        taken = event.get("taken")
+        if not shown:
+            if taken is not None:
+                raise RecordError(
+                    Code.UNEXPECTED_MEMBER, f"seat {seat} shows no card, so nothing is taken", f"/events/{k}/taken"
+                )
+            self.phase = TURN
+            self.turn = self.after
+            return
+        if taken is None:
+            raise RecordError(Code.MISSING_MEMBER, f"seat {taker} takes one of the shown cards (taken)", f"/events/{k}/taken")
+        code = _card(taken, f"/events/{k}/taken")
+        if code not in shown:
+            raise RecordError(Code.NOT_SHOWN, f"seat {taker} takes {taken}, which seat {seat} did not show", f"/events/{k}/taken")
+        hand[code] -= 1
+        sizes[seat] -= 1
+        self.hands[taker][code] += 1
+        sizes[taker] += 1
+        self.phase = TURN
+        self.turn = self.after
+
+    # --- a card on the discard pile and its effect --------------------------------------------------
+
+    def _lay(self, card: int, seat: int, suit: int, effect: Callable[[Game, int], None]) -> None:
+        """``seat`` puts ``card`` on the discard pile (``suit`` to follow), then ``effect`` (its
+        rank's, from ``EFFECTS``, or a wedding's) takes place."""
+        top = self.top
+        if card == top:
+            self.direction = -self.direction  # an identical card reverses before its effect
+        if top >= 0:
+            self.below[top] += 1
+            self.below_n += 1
+        self.top = card
+        self.suit = suit
+        effect(self, seat)
+
+    def _wedded(self, seat: int) -> None:
+        """A wedding opens a new chance starting with its announcer (the chance stays open); if
+        nobody answers it, the announcer is on turn."""
+        self.turn = seat
+
+    def _seven(self, seat: int) -> None:
+        """The next player passes the chain on with a 7 or draws two per 7 in it."""
+        self.chain = self.chain + 1 if self.phase == SEVENS else 1
+        self.phase = SEVENS
+        self.turn = (seat + self.direction) % self.players
+
+    def _eight(self, seat: int) -> None:
+        """The next player passes it on with an 8 or is skipped (``push`` decides at the next event)."""
+        self.phase = EIGHT_PENDING
+        self.turn = (seat + self.direction) % self.players
+
+    def _nine(self, seat: int) -> None:
+        """The 9's player shows two cards to the next player, who takes one and is on turn."""
+        taker = (seat + self.direction) % self.players
+        self.shower, self.taker = seat, taker
+        self.turn, self.after = seat, taker
+        self.phase = TOP_UP if self.sizes[seat] < 2 else SHOW
+
+    def _ten(self, seat: int) -> None:
+        """The next player shows two cards to the ten's player, who takes one; the shower is on turn."""
+        shower = (seat + self.direction) % self.players
+        self.shower, self.taker = shower, seat
+        self.turn = self.after = shower
+        self.phase = TOP_UP if self.sizes[shower] < 2 else SHOW
+
+    def _ace(self, seat: int) -> None:
+        """The ace's player goes on: he plays again, or draws one when he cannot."""
+        self.phase = ACE_PENDING
+        self.turn = seat
+
+    def _jack(self, seat: int) -> None:
+        """The suit it named is to be followed (set when it is laid); the next player is on turn."""
+        self.phase = TURN
+        self.turn = (seat + self.direction) % self.players
+
+    def _queen_or_king(self, seat: int) -> None:
+        """The next player is on turn, and anyone may answer with its counterpart (a wedding)."""
+        self.phase = TURN
+        self.turn = (seat + self.direction) % self.players
+        self.chance = True
 
 
-def _show(event: dict, k: int, seat: int, show: Any, hand: list[int], taker_hand: list[int], sizes: list[int], taker: int) -> None:
-    """After a 9 or T: ``seat`` shows min(2, held) cards, ``taker`` takes one (rules/maumau.md)."""
-    path = f"/events/{k}/show"
-    if type(show) is not list:
-        raise RecordError(Code.BAD_TYPE, "show must be a JSON array of cards", path)
-    wanted = min(2, sizes[seat])
-    if len(show) != wanted:
+# The effect of a card laid, by its rank: 7 8 9 T J Q K A.
+EFFECTS = (
+    Game._seven, Game._eight, Game._nine, Game._ten, Game._jack, Game._queen_or_king, Game._queen_or_king, Game._ace,
+)
+
+
+def _wish(event: dict, k: int, seat: int, play: str, card: int, top: int, suit: int) -> int:
+    """rules/maumau.md, J: the suit a jack names; not its own, nor (unless on the identical jack)
+    the one it would have served."""
+    wish = event.get("wish")
+    if wish is None:
         raise RecordError(
-            Code.BAD_LENGTH,
-            f"seat {seat} holds {sizes[seat]} card(s) and shows {wanted}, not {len(show)} (rules/maumau.md, 9 and T)",
-            path,
+            Code.MISSING_MEMBER, f"seat {seat} plays the jack {play} and must name a suit (wish)", f"/events/{k}/wish",
         )
-    shown = []
-    for index, name in enumerate(show):
-        code = _card(name, f"{path}/{index}")
-        if hand[code] <= shown.count(code):
-            raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} shows {name} but does not hold it", f"{path}/{index}")
-        shown.append(code)
-    taken = event.get("taken")
-    if not shown:
-        if taken is not None:
-            raise RecordError(Code.UNEXPECTED_MEMBER, f"seat {seat} shows no card, so nothing is taken", f"/events/{k}/taken")
-        return
-    if taken is None:
-        raise RecordError(Code.MISSING_MEMBER, f"seat {taker} takes one of the shown cards (taken)", f"/events/{k}/taken")
-    code = _card(taken, f"/events/{k}/taken")
-    if code not in shown:
-        raise RecordError(Code.NOT_SHOWN, f"seat {taker} takes {taken}, which seat {seat} did not show", f"/events/{k}/taken")
-    hand[code] -= 1
-    sizes[seat] -= 1
-    taker_hand[code] += 1
-    sizes[taker] += 1
-
-
-def _wedding(event: dict, k: int, seat: int, play: Any, flag: Any, chance: bool, top: int, hand: list[int]) -> int:
-    """A play marked ``"wedding": true``: the counterpart of the Q/K on top, by any seat holding it,
-    while its chance is open (rules/maumau.md, Q, K — weddings). Returns the card, taken from the hand."""
-    if flag is not True:
-        raise RecordError(Code.BAD_TYPE, f"wedding must be true or absent, got {flag!r}", f"/events/{k}/wedding")
-    if not chance:
-        raise RecordError(
-            Code.NO_WEDDING_CHANCE,
-            f"seat {seat} announces a wedding, but no chance is open: a wedding answers a Q or K just played "
-            f"(the top card is {CARD_NAMES[top]})",
-            f"/events/{k}/wedding",
-        )
-    card = _card(play, f"/events/{k}/play")
-    if card != COUNTERPART[top]:
-        raise RecordError(
-            Code.NOT_COUNTERPART,
-            f"seat {seat} announces a wedding with {play}; on {CARD_NAMES[top]} only {CARD_NAMES[COUNTERPART[top]]} is one",
-            f"/events/{k}/play",
-        )
-    if not hand[card]:
-        raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} does not hold {play}", f"/events/{k}/play")
-    if event.get("wish") is not None:
-        raise RecordError(Code.UNEXPECTED_MEMBER, f"only a jack names a suit; {play} is not a jack", f"/events/{k}/wish")
-    hand[card] -= 1
-    return card
+    named = SUIT_CODES.get(wish) if type(wish) is str else None
+    if named is None:
+        _suit(wish, f"/events/{k}/wish")
+    if named == card >> 3 or (card != top and named == suit):
+        raise _forbidden_wish(seat, card, top, suit, named, k)
+    return named
 
 
 def _one_kind(event: dict, k: int) -> None:
@@ -774,6 +812,23 @@ def _one_kind(event: dict, k: int) -> None:
 
 
 # --- error messages (off the hot path) --------------------------------------------------------------
+
+
+def _must_follow_ace(seat: int, top: int, k: int) -> RecordError:
+    return RecordError(
+        Code.MUST_FOLLOW_ACE,
+        f"seat {seat} holds a card that can go on the ace {CARD_NAMES[top]} and must play it; "
+        "only a player without one draws (rules/maumau.md, A)",
+        f"/events/{k}",
+    )
+
+
+def _after_end(sizes: list[int], k: int) -> RecordError:
+    return RecordError(
+        Code.AFTER_END,
+        f"the game ended before this event: seat {sizes.index(0)} holds no card and no effect is pending",
+        f"/events/{k}",
+    )
 
 
 def _bad_seat(seat: Any, players: int, k: int) -> RecordError:

@@ -1,4 +1,4 @@
-"""The rehearsal (``python -m stich.bench.rehearsal``) at a small scale: nginx in front of two
+"""The rehearsal (``python -m bench.rehearsal``) at a small scale: nginx in front of two
 web servers and a live server, two workers, beat and Redis; one web server and one worker killed
 during the load, ten room screens listening. No accepted hand lost or stored twice, totals and
 ratings as recomputed, connections under the limit, every screen told of the last hand. Redis is
@@ -29,7 +29,7 @@ pytestmark = [
 def test_a_small_championship_survives_the_kills(tmp_path):
     report_path = tmp_path / "report.json"
     result = subprocess.run(
-        [sys.executable, "-m", "stich.bench.rehearsal", "--tables", "4", "--duration", "12", "--interval", "0.5",
+        [sys.executable, "-m", "bench.rehearsal", "--tables", "4", "--duration", "12", "--interval", "0.5",
          "--screens", "10", "--no-restart-redis", "--json", str(report_path)],
         cwd=ROOT, env={k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"},
         capture_output=True, text=True, timeout=420,

@@ -1,4 +1,5 @@
-"""The batched league rater gives the numbers of the sequential one (and so openskill's)."""
+"""The batched league rater gives openskill's numbers and those of ``rate_session`` session by
+session (the one kernel, called from the compiled loop and from Python)."""
 from __future__ import annotations
 
 import random
@@ -6,8 +7,8 @@ import random
 import pytest
 
 from ratings.league import rate_league
-from ratings.model import DecayConfig, Session, rate_many
-from tests.ratings.test_model import largest_difference, random_league, rate_with_openskill
+from ratings.model import DecayConfig, Session
+from tests.ratings.test_model import largest_difference, random_league, rate_one_by_one, rate_with_openskill
 
 DAY = 86400.0
 
@@ -15,7 +16,7 @@ DAY = 86400.0
 @pytest.mark.parametrize("seed", [1, 2])
 def test_league_equals_openskill_with_ties_and_short_sessions(seed):
     league = random_league(seed, sessions=1200)  # 2-6 players, many ties, some all tied
-    assert largest_difference(rate_league(league), rate_with_openskill(league)) < 1e-9
+    assert largest_difference(rate_league(league), rate_with_openskill(league)) < 1e-12
 
 
 def test_league_equals_the_sequence_with_decay_and_a_starting_state():
@@ -26,9 +27,9 @@ def test_league_equals_the_sequence_with_decay_and_a_starting_state():
     start = {player: (20.0 + player % 7, 3.0 + player % 3) for player in range(0, 40, 3)}
     decay = DecayConfig(0.2)
     expected_last, got_last = {}, {}
-    expected = rate_many(dict(start), spread, decay=decay, last_played=expected_last)
+    expected = rate_one_by_one(dict(start), spread, decay=decay, last_played=expected_last)
     got = rate_league(spread, dict(start), decay=decay, last_played=got_last)
-    assert largest_difference(got, expected) < 1e-9
+    assert got == expected
     assert got_last == expected_last
     # And decay did something.
     assert largest_difference(rate_league(spread, dict(start)), expected) > 1e-3
@@ -36,7 +37,7 @@ def test_league_equals_the_sequence_with_decay_and_a_starting_state():
 
 def test_players_may_be_any_hashable_and_bad_sessions_are_refused():
     league = [Session(["ann", "bob", "cyd"], [3, 1, 3]), Session(["bob", "dan"], [2, 0])]
-    assert largest_difference(rate_league(league), rate_many({}, league)) < 1e-12
+    assert rate_league(league) == rate_one_by_one({}, league)
     with pytest.raises(ValueError):
         rate_league([Session(["ann"], [1])])
     with pytest.raises(ValueError):
@@ -56,10 +57,10 @@ def test_a_refused_league_changes_nothing():
 
 
 def test_the_compiled_loop_is_its_python_source():
-    """Numba compiles ``_rate_rows``; run as plain Python it must give the very same numbers."""
+    """Numba compiles ``rate_rows``; run as plain Python it must give the very same numbers."""
     import numpy as np
 
-    from ratings.league import _rate_rows
+    from ratings.kernel import rate_rows as _rate_rows
 
     league = random_league(8, sessions=300)
     players = sorted({p for s in league for p in s.players})
@@ -76,6 +77,28 @@ def test_the_compiled_loop_is_its_python_source():
     for got, expected in zip(compiled, python):
         np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
     assert not np.allclose(compiled[0], np.linspace(18.0, 30.0, len(players)))  # it rated something
+
+
+def test_the_kernel_is_its_python_source():
+    """The one Plackett–Luce kernel, compiled and as plain Python, on sessions with and without ties."""
+    import numpy as np
+
+    from ratings.kernel import rate_in_rank_order
+
+    rng = random.Random(11)
+    for count in range(2, 9):
+        mu = np.array([rng.uniform(15.0, 35.0) for _ in range(count)])
+        sigma = np.array([rng.uniform(1.0, 25.0 / 3.0) for _ in range(count)])
+        keys = np.array(sorted((float(rng.randint(0, 3)) for _ in range(count)), reverse=True))
+        outputs = []
+        for run in (rate_in_rank_order, rate_in_rank_order.py_func):
+            new_mu, new_sigma = np.full(count, np.nan), np.full(count, np.nan)
+            run(mu, sigma, keys, count, new_mu, new_sigma)
+            outputs.append((new_mu, new_sigma))
+        (compiled_mu, compiled_sigma), (python_mu, python_sigma) = outputs
+        np.testing.assert_allclose(compiled_mu, python_mu, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(compiled_sigma, python_sigma, rtol=0, atol=1e-12)
+        assert not np.isnan(compiled_mu).any() and (compiled_sigma < sigma + 0.1).all()
 
 
 def test_history_is_each_seat_before_and_after_its_session():
@@ -95,7 +118,7 @@ def test_history_is_each_seat_before_and_after_its_session():
             if player in last:
                 sigma = decayed_sigma(sigma, (session.finished_at - last[player]) / DAY, decay)
             before.append((mu, sigma))
-        rate_many(state, [session], decay=decay, last_played=last)
+        rate_one_by_one(state, [session], decay=decay, last_played=last)
         after.extend(state[player] for player in session.players)
     assert len(got.mu_before) == len(before) == sum(len(s.players) for s in league)
     for (mu_got, sigma_got), (mu, sigma) in zip(zip(got.mu_before, got.sigma_before), before):

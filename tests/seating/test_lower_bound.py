@@ -1,4 +1,4 @@
-"""The fewest repeated pairs a round can have (``draws.repeat_lower_bound``), checked against
+"""The fewest repeated pairs a round can have (``seating.repeat_lower_bound``), checked against
 exhaustive search on small cases and against the draws the seating module makes."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 import pytest
 
 from tournaments import seating
-from tournaments.draws import _least_group_pairs, repeat_lower_bound
+from tournaments.seating.lower_bound import _least_group_pairs, repeat_lower_bound
 
 
 def history_of(*rounds):

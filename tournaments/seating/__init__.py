@@ -27,6 +27,9 @@ The pieces, in the order an organiser meets them (one algorithm per module):
 - ``quality``: ``quality`` reports the fields an organiser looks at: repeated pairs, the most
   meetings of any pair, repeats from the previous round, players at an off-size table more
   than once.
+- ``lower_bound``: ``repeat_lower_bound`` is the fewest repeated pairs any draw of the present
+  players could have after the earlier rounds (a min-cost flow per round), what the quality
+  report measures a draw against.
 
 Objectives, in strict priority (each level outweighs everything below it):
 
@@ -51,6 +54,7 @@ from __future__ import annotations
 from .costs import repeat_cost
 from .designs import perfect_schedule
 from .history import Draw, DrawTable, MeetingHistory
+from .lower_bound import repeat_lower_bound
 from .planner import plan_schedule
 from .quality import quality
 from .round_draw import draw_round
@@ -69,5 +73,6 @@ __all__ = [
     "plan_schedule",
     "quality",
     "repeat_cost",
+    "repeat_lower_bound",
     "table_sizes",
 ]

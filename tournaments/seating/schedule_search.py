@@ -135,75 +135,111 @@ def improve_schedule(
 
     Returns the best schedule found, its cost and a lower bound of the cost (the search stops
     early when it reaches it)."""
-    n = len(prior.off_size)
-    rounds = len(schedule)
-    table_count = len(sizes)
-    free = list(range(fixed_rounds, rounds))
-    if not free or table_count < 2:
+    if fixed_rounds >= len(schedule) or len(sizes) < 2:
         return schedule, 0, 0
-    previous = prior.previous_table
-    state = ScheduleState.start(schedule, fixed_rounds, sizes, prior)
-    table_of, members, meetings = state.table_of, state.members, state.meetings
-    off_rounds, off_table = state.off_rounds, state.off_table
-    pair_slots = n * (n - 1) // 2
-    pair_total = sum(meetings[x][y] for x in range(n) for y in range(x + 1, n))
-    low = pair_total // pair_slots
-    off_total = sum(off_rounds)
-    off_high = -(-off_total // n)
-    # one unit of the first level outweighs the largest possible off-size sum
-    unit = n * (max(prior.off_size, default=0) + rounds) ** 2 + 1
-    neighbours = []
-    for r in range(rounds):
-        near = []
-        if r > 0:
-            near.append(table_of[r - 1])
-        elif previous is not None:
-            near.append(previous)
-        if r + 1 < rounds:
-            near.append(table_of[r + 1])
-        neighbours.append(near)
+    search = ScheduleSearch(schedule, fixed_rounds, sizes, prior)
+    best, best_cost = search.run(rng, limits)
+    return search.groups(best), best_cost, search.bound
 
-    def total_cost():
+
+class ScheduleSearch:
+    """The tabu search of ``improve_schedule`` over one ``ScheduleState``: its cost
+    (``total_cost``, ``swap_delta``), the moves aimed at the defects (``candidate_moves``), the
+    choice of a move (``best_moves``) and the shake after a stall (``shake``); ``run`` is the loop."""
+
+    def __init__(self, schedule, fixed_rounds: int, sizes, prior: PriorRounds) -> None:
+        n = len(prior.off_size)
+        self.n = n
+        self.rounds = rounds = len(schedule)
+        self.table_count = len(sizes)
+        self.fixed_rounds = fixed_rounds
+        self.free = list(range(fixed_rounds, rounds))
+        self.previous = prior.previous_table
+        self.state = state = ScheduleState.start(schedule, fixed_rounds, sizes, prior)
+        meetings, off_rounds = state.meetings, state.off_rounds
+        pair_slots = n * (n - 1) // 2
+        pair_total = sum(meetings[x][y] for x in range(n) for y in range(x + 1, n))
+        self.low = pair_total // pair_slots  # every pair meets low or low + 1 times at best
+        off_total = sum(off_rounds)
+        self.off_high = -(-off_total // n)
+        # one unit of the first level outweighs the largest possible off-size sum
+        self.unit = n * (max(prior.off_size, default=0) + rounds) ** 2 + 1
+        self.bound = self.unit * balanced_lower_bound(pair_total, pair_slots) + balanced_lower_bound(off_total, n)
+        self.neighbours = self._neighbours()
+
+    def _neighbours(self) -> list[list[list[int]]]:
+        """For each round, the tables of the rounds just before and after it (the round before the
+        schedule for its first round, when the history has one)."""
+        table_of = self.state.table_of
+        neighbours = []
+        for r in range(self.rounds):
+            near = []
+            if r > 0:
+                near.append(table_of[r - 1])
+            elif self.previous is not None:
+                near.append(self.previous)
+            if r + 1 < self.rounds:
+                near.append(table_of[r + 1])
+            neighbours.append(near)
+        return neighbours
+
+    def total_cost(self) -> int:
+        """The cost of the schedule as it stands, counted from scratch."""
+        n, state = self.n, self.state
+        meetings, table_of, members = state.meetings, state.table_of, state.members
         pairs = sum(choose2(meetings[x][y]) for x in range(n) for y in range(x + 1, n))
         consecutive = 0
-        for r in range(rounds):
-            before = table_of[r - 1] if r > 0 else previous
-            if before is None or r < fixed_rounds:
+        for r in range(self.rounds):
+            before = table_of[r - 1] if r > 0 else self.previous
+            if before is None or r < self.fixed_rounds:
                 continue
             for group in members[r]:
                 consecutive += sum(1 for x, y in itertools.combinations(group, 2) if before[x] == before[y])
-        return unit * (pairs + 2 * consecutive) + sum(choose2(c) for c in off_rounds)
+        return self.unit * (pairs + 2 * consecutive) + sum(choose2(c) for c in state.off_rounds)
 
-    def swap_delta(r, i, j):
-        table = table_of[r]
+    def swap_delta(self, r: int, i: int, j: int) -> int:
+        """What swapping players i and j in round r changes in the cost."""
+        state = self.state
+        table = state.table_of[r]
         a, b = table[i], table[j]
-        meetings_i, meetings_j = meetings[i], meetings[j]
+        meetings_i, meetings_j = state.meetings[i], state.meetings[j]
         pairs = consecutive = 0
-        near = neighbours[r]
-        for x in members[r][a]:
+        near = self.neighbours[r]
+        for x in state.members[r][a]:
             if x != i:
                 pairs += meetings_j[x] - meetings_i[x] + 1
                 for t in near:
                     consecutive += (t[x] == t[j]) - (t[x] == t[i])
-        for y in members[r][b]:
+        for y in state.members[r][b]:
             if y != j:
                 pairs += meetings_i[y] - meetings_j[y] + 1
                 for t in near:
                     consecutive += (t[y] == t[i]) - (t[y] == t[j])
-        delta = unit * (pairs + 2 * consecutive)
+        delta = self.unit * (pairs + 2 * consecutive)
+        off_table, off_rounds = state.off_table, state.off_rounds
         if off_table[a] != off_table[b]:
             step = 1 if off_table[b] else -1
             delta += choose2(off_rounds[i] + step) - choose2(off_rounds[i])
             delta += choose2(off_rounds[j] - step) - choose2(off_rounds[j])
         return delta
 
-    def candidate_moves():
-        moves = set()
-        for r in free:
-            table = table_of[r]
-            groups = members[r]
-            near = neighbours[r]
-            for a, group in enumerate(groups):
+    def candidate_moves(self) -> set[tuple[int, int, int]]:
+        """The swaps ``(round, i, j)``, i < j, aimed at the defects (see the module's docstring)."""
+        moves: set[tuple[int, int, int]] = set()
+        self._split_up(moves)
+        if self.low:
+            self._bring_together(moves)
+        return moves
+
+    def _split_up(self, moves: set) -> None:
+        """A pair meeting too often or in consecutive rounds: one of the two swaps with anybody at
+        another table; a player off-size too often: he swaps with anybody at a best-size table."""
+        n, state, low, off_high = self.n, self.state, self.low, self.off_high
+        meetings, off_table, off_rounds = state.meetings, state.off_table, state.off_rounds
+        for r in self.free:
+            table = state.table_of[r]
+            near = self.neighbours[r]
+            for a, group in enumerate(state.members[r]):
                 for x, y in itertools.combinations(group, 2):
                     if meetings[x][y] > low + 1 or any(t[x] == t[y] for t in near):
                         for p in (x, y):
@@ -216,30 +252,28 @@ def improve_schedule(
                             for j in range(n):
                                 if not off_table[table[j]]:
                                     moves.add((r, x, j) if x < j else (r, j, x))
-        if low:
-            for x in range(n):
-                meetings_x = meetings[x]
-                for y in range(x + 1, n):
-                    if meetings_x[y] < low:
-                        for r in free:
-                            table = table_of[r]
-                            for p, q in ((x, y), (y, x)):
-                                for z in members[r][table[p]]:
-                                    if z != p and table[q] != table[p]:
-                                        moves.add((r, q, z) if q < z else (r, z, q))
-        return moves
 
-    cost = total_cost()
-    bound = unit * balanced_lower_bound(pair_total, pair_slots) + balanced_lower_bound(off_total, n)
-    best_cost, best = cost, [table[:] for table in table_of]
-    tabu_until: dict = {}
-    stall, stall_limit = 0, 100 + 5 * n
-    iteration = 0
-    while iteration < limits.max_swaps and best_cost > bound and time.perf_counter() < limits.deadline:
-        iteration += 1
+    def _bring_together(self, moves: set) -> None:
+        """A pair meeting too rarely: one of the two swaps with a tablemate of the other."""
+        n, state, low = self.n, self.state, self.low
+        for x in range(n):
+            meetings_x = state.meetings[x]
+            for y in range(x + 1, n):
+                if meetings_x[y] < low:
+                    for r in self.free:
+                        table = state.table_of[r]
+                        for p, q in ((x, y), (y, x)):
+                            for z in state.members[r][table[p]]:
+                                if z != p and table[q] != table[p]:
+                                    moves.add((r, q, z) if q < z else (r, z, q))
+
+    def best_moves(self, cost: int, best_cost: int, iteration: int, tabu_until: dict) -> tuple[int | None, list]:
+        """The least delta among the candidate moves and the moves that reach it, leaving out tabu
+        moves unless they would give a new best schedule."""
+        table_of = self.state.table_of
         best_delta, chosen = None, []
-        for r, i, j in sorted(candidate_moves()):
-            delta = swap_delta(r, i, j)
+        for r, i, j in sorted(self.candidate_moves()):
+            delta = self.swap_delta(r, i, j)
             if best_delta is not None and delta > best_delta:
                 continue
             table = table_of[r]
@@ -252,30 +286,54 @@ def improve_schedule(
                 best_delta, chosen = delta, [(r, i, j)]
             else:
                 chosen.append((r, i, j))
-        if not chosen:
-            stall = stall_limit + 1
-        else:
-            chosen.sort()
-            r, i, j = chosen[rng.randrange(len(chosen))]
-            table = table_of[r]
-            tenure = 4 + rng.randrange(8)
-            tabu_until[(r, i, table[i])] = iteration + tenure
-            tabu_until[(r, j, table[j])] = iteration + tenure
-            state.swap(r, i, j)
-            cost += best_delta
-            if cost < best_cost:
-                best_cost, best = cost, [table[:] for table in table_of]
+        return best_delta, chosen
+
+    def shake(self, best: list[list[int]], rng: random.Random) -> int:
+        """Back to the best schedule, then a few random swaps; returns the cost then."""
+        state = self.state
+        state.restore(best, self.fixed_rounds)
+        for _ in range(2 + rng.randrange(3)):
+            r = self.free[rng.randrange(len(self.free))]
+            i, j = rng.randrange(self.n), rng.randrange(self.n)
+            if state.table_of[r][i] != state.table_of[r][j]:
+                state.swap(r, i, j)
+        return self.total_cost()
+
+    def run(self, rng: random.Random, limits: SearchLimits) -> tuple[list[list[int]], int]:
+        """The search: the best non-tabu move each time, even when it costs; a shake after a long
+        stall. Returns the best schedule found (each player's table per round) and its cost."""
+        state = self.state
+        table_of = state.table_of
+        cost = self.total_cost()
+        best_cost, best = cost, [table[:] for table in table_of]
+        tabu_until: dict = {}
+        stall, stall_limit = 0, 100 + 5 * self.n
+        iteration = 0
+        while iteration < limits.max_swaps and best_cost > self.bound and time.perf_counter() < limits.deadline:
+            iteration += 1
+            best_delta, chosen = self.best_moves(cost, best_cost, iteration, tabu_until)
+            if not chosen:
+                stall = stall_limit + 1
+            else:
+                chosen.sort()
+                r, i, j = chosen[rng.randrange(len(chosen))]
+                table = table_of[r]
+                tenure = 4 + rng.randrange(8)
+                tabu_until[(r, i, table[i])] = iteration + tenure
+                tabu_until[(r, j, table[j])] = iteration + tenure
+                state.swap(r, i, j)
+                cost += best_delta
+                if cost < best_cost:
+                    best_cost, best = cost, [table[:] for table in table_of]
+                    stall = 0
+                    continue
+                stall += 1
+            if stall > stall_limit:
+                cost = self.shake(best, rng)
                 stall = 0
-                continue
-            stall += 1
-        if stall > stall_limit:
-            state.restore(best, fixed_rounds)
-            for _ in range(2 + rng.randrange(3)):
-                r = free[rng.randrange(len(free))]
-                i, j = rng.randrange(n), rng.randrange(n)
-                if table_of[r][i] != table_of[r][j]:
-                    state.swap(r, i, j)
-            cost = total_cost()
-            stall = 0
-    groups = [[[i for i in range(n) if best[r][i] == t] for t in range(table_count)] for r in range(rounds)]
-    return groups, best_cost, bound
+        return best, best_cost
+
+    def groups(self, table_of: list[list[int]]) -> list[list[list[int]]]:
+        """Each round's groups (sorted players) from each player's table per round."""
+        n = self.n
+        return [[[i for i in range(n) if row[i] == t] for t in range(self.table_count)] for row in table_of]

@@ -5,7 +5,7 @@
 
 It writes one club, one event with as many rounds as needed, a table with 4–6 seated players per
 session, the finished session and one hand whose result holds the session's scores (the league of
-``python -m ratings.bench``: each player has a latent skill, a score is skill plus noise, so
+``python -m bench.ratings``: each player has a latent skill, a score is skill plus noise, so
 ratings can be checked to predict). The hands carry no record: they stand for results already
 validated. The sessions keep their totals as ``tournaments.results`` keeps them.
 
@@ -29,7 +29,7 @@ from django.utils import timezone
 from tqdm import tqdm
 
 from games.catalog import GAMES
-from ratings.bench import generate_league
+from ratings.generated import generate_league
 from ratings.model import Session as RatedSession
 from tournaments.models import Club, Event, Hand, Membership, Player, Round, Seat, Session, Table
 

@@ -1,6 +1,6 @@
 """Benchmark of the win chances: a table, and a room screen of 50 tables.
 
-    python -m ratings.chances_bench [--tables 50] [--repeats 20]
+    python -m bench.chances [--tables 50] [--repeats 20]
 
 Tables of 2–6 players with random ratings (seeded); reports the best of ``--repeats`` runs, in
 milliseconds, for one table (``table_chances``, each size) and for a room of ``--tables`` mixed

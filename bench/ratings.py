@@ -1,48 +1,31 @@
 """Benchmark of the rating model against openskill, on a generated league.
 
-    python -m ratings.bench [--players 2000] [--sessions 100000] [--quick]
+    python -m bench.ratings [--players 2000] [--sessions 100000] [--quick]
 
-The league: players with a latent true skill; each session draws 4–6 of them, and a player's total
-is his skill plus noise of one beta, rounded (so equal totals, ties, happen). Reports, all measured
+The league is ``ratings.generated.generate_league``: players with a latent true skill; each session
+draws 4–6 of them, and a player's total is his skill plus noise of one beta, rounded (so equal
+totals, ties, happen). Reports, all measured
 in the same run on the whole league, each timing the best of three:
 
-- sessions rated per second by ``league.rate_league`` (compiled loop over arrays),
-  ``model.rate_many`` (plain Python over floats) and openskill's ``PlackettLuce.rate``, each as a
-  ratio to openskill; the first call of ``rate_league`` (compiling, or loading Numba's cache) on a
-  line of its own;
+- sessions rated per second by ``league.rate_league`` (the compiled loop over arrays, what the
+  pools use), by ``model.rate_session`` called for one session after the other from Python (the
+  same kernel), and by openskill's ``PlackettLuce.rate``, each as a ratio to openskill; the first
+  call of ``rate_league`` (compiling, or loading Numba's cache) on a line of its own;
 - the largest difference in mu and sigma against openskill after the whole league;
 - how often the ratings after the first 90 % of the sessions order the pairs of players of the
   last 10 % as their totals do (by mu and by mu - 3·sigma), and the same for the true skill.
+
+openskill is the reference, not a dependency of the service: it comes with the ``test`` extra
+(``pip install -e '.[test]'``); without it the benchmark says so and leaves its lines out.
 """
 from __future__ import annotations
 
 import argparse
-import random
 import time
 
-from ratings.model import (
-    BETA,
-    MU,
-    SIGMA,
-    Session,
-    pairwise_hits,
-    rate_many,
-    ranks_from_totals,
-)
+from ratings.generated import generate_league
 from ratings.league import rate_league, warm_up
-
-
-def generate_league(*, players: int, sessions: int, seed: int) -> tuple[list[float], list[Session]]:
-    rng = random.Random(seed)
-    true_skill = [rng.gauss(MU, SIGMA) for _ in range(players)]
-    league = []
-    finished_at = 1_700_000_000.0
-    for _ in range(sessions):
-        seated = rng.sample(range(players), rng.randint(4, 6))
-        totals = [round(rng.gauss(true_skill[player], BETA)) for player in seated]
-        finished_at += rng.uniform(60.0, 600.0)
-        league.append(Session(seated, totals, finished_at))
-    return true_skill, league
+from ratings.model import NEW_PLAYER, Session, pairwise_hits, rate_session, ranks_from_totals
 
 
 REPEATS = 3  # each timing is the best of three runs (machines are noisy)
@@ -56,10 +39,14 @@ def best_of(run) -> tuple[float, dict]:
     return best, state
 
 
-def time_project(sessions: list[Session]) -> tuple[float, dict]:
+def time_session_by_session(sessions: list[Session]) -> tuple[float, dict]:
     def run():
         started = time.perf_counter()
-        state = rate_many({}, sessions)
+        state: dict = {}
+        get = state.get
+        for players, totals, _ in sessions:
+            state.update(zip(players, rate_session([get(player, NEW_PLAYER) for player in players],
+                                                   ranks_from_totals(totals))))
         return time.perf_counter() - started, state
 
     return best_of(run)
@@ -74,14 +61,16 @@ def time_league(sessions: list[Session]) -> tuple[float, dict]:
     return best_of(run)
 
 
-def time_openskill(sessions: list[Session]) -> tuple[float, dict]:
-    return best_of(lambda: _time_openskill_once(sessions))
+def time_openskill(sessions: list[Session]) -> tuple[float, dict] | None:
+    """openskill's time and ratings, or ``None`` when it is not installed."""
+    try:
+        from openskill.models import PlackettLuce
+    except ModuleNotFoundError:
+        return None
+    return best_of(lambda: _time_openskill_once(PlackettLuce(), sessions))
 
 
-def _time_openskill_once(sessions: list[Session]) -> tuple[float, dict]:
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
+def _time_openskill_once(model, sessions: list[Session]) -> tuple[float, dict]:
     # Ranks are computed before the clock starts: openskill is timed on rating alone.
     ranked = [(session.players, ranks_from_totals(session.totals)) for session in sessions]
     ratings = {}
@@ -116,7 +105,7 @@ def first_call_seconds() -> float:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m ratings.bench", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.ratings", description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=2000)
     parser.add_argument("--sessions", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=2026)
@@ -131,21 +120,29 @@ def main(argv: list[str] | None = None) -> None:
           f"{sum(len(set(s.totals)) < len(s.totals) for s in league) / len(league):.0%} of sessions")
 
     compile_seconds = first_call_seconds()
-    league_seconds, league_state = time_league(league)
-    project_seconds, project_state = time_project(league)
-    openskill_seconds, openskill_state = time_openskill(league)
+    timings = {
+        "ratings.league.rate_league": time_league(league),
+        "model.rate_session, 1 by 1": time_session_by_session(league),
+    }
+    reference = time_openskill(league)
+    if reference is not None:
+        timings["openskill PlackettLuce.rate"] = reference
+    base = reference[0] if reference is not None else timings["ratings.league.rate_league"][0]
+    base_name = "openskill" if reference is not None else "rate_league"
 
-    openskill_rate = len(league) / openskill_seconds
     print()
     print(f"Rating all {len(league)} sessions from scratch (best of {REPEATS}):")
-    for name, seconds in (("ratings.league.rate_league", league_seconds), ("ratings.model.rate_many", project_seconds),
-                          ("openskill PlackettLuce.rate", openskill_seconds)):
+    for name, (seconds, _) in timings.items():
         rate = len(league) / seconds
-        print(f"  {name:27} {seconds:8.3f} s  {rate:12,.0f} sessions/s  {rate / openskill_rate:6.1f}x openskill")
+        print(f"  {name:27} {seconds:8.3f} s  {rate:12,.0f} sessions/s  {base / seconds:6.1f}x {base_name}")
     print(f"  first rate_league call of the process (compile or cache load): {compile_seconds:.3f} s")
-    for name, ours in (("rate_league", league_state), ("rate_many", project_state)):
-        print(f"  max |mu or sigma difference| {name} vs openskill: {largest_difference(ours, openskill_state):.3g} "
-              f"over {len(openskill_state)} players")
+    if reference is None:
+        print("  openskill is not installed (it comes with the test extra: pip install -e '.[test]'): "
+              "no comparison with the reference")
+    else:
+        for name, (_, ours) in list(timings.items())[:2]:
+            print(f"  max |mu or sigma difference| {name} vs openskill: "
+                  f"{largest_difference(ours, reference[1]):.3g} over {len(reference[1])} players")
 
     split = len(league) * 9 // 10
     trained = rate_league(league[:split])

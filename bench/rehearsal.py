@@ -1,7 +1,7 @@
-"""``python -m stich.bench.rehearsal``: the service as a federation runs it, on one machine, under
+"""``python -m bench.rehearsal``: the service as a federation runs it, on one machine, under
 load and failure, bounded in time. Everything listens on 127.0.0.1 only.
 
-    DATABASE_URL=postgres://.../NAME python -m stich.bench.rehearsal [--tables 16] [--duration 20]
+    DATABASE_URL=postgres://.../NAME python -m bench.rehearsal [--tables 16] [--duration 20]
 
 It creates the database ``NAME_rehearsal`` (dropped first if it exists) and starts: nginx
 (Debian's package) on a free port in front of two gunicorn web servers (WSGI, ``--web-workers``
@@ -47,7 +47,7 @@ import uuid
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 APP_NAME = "stich-rehearsal"
 DEALS = 6
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -610,7 +610,7 @@ http {{
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m stich.bench.rehearsal", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.rehearsal", description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=16, help="tables of four playing at once")
     parser.add_argument("--duration", type=float, default=20.0, help="seconds of load")
     parser.add_argument("--interval", type=float, default=0.5, help="seconds between a table's hands")

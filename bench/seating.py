@@ -1,6 +1,6 @@
 """Benchmark of the seating draw against a plain baseline, on the same fields, in one run.
 
-    python -m tournaments.seating_bench [--seed N] [--json] [--search-seconds S]
+    python -m bench.seating [--seed N] [--json] [--search-seconds S]
 
 The baseline draws each round by shuffling the players 1,000 times and keeping the shuffle whose
 tables repeat the fewest pairs. Scenarios:
@@ -151,7 +151,7 @@ def scenarios(seed: int, search_seconds: float):
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.seating", description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--search-seconds", type=float, default=20.0,

@@ -1,6 +1,6 @@
-"""``python -m stich.bench``: the service at a club's first evenings and after years of history.
+"""``python -m bench.scale``: the service at a club's first evenings and after years of history.
 
-    DATABASE_URL=postgres://... REDIS_URL=redis://... python -m stich.bench [--flush] [--quick]
+    DATABASE_URL=postgres://... REDIS_URL=redis://... python -m bench.scale [--flush] [--quick]
 
 Loads into the configured database (empty, or emptied with ``--flush``), in one run:
 
@@ -42,7 +42,7 @@ PLAYERS = 2000
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m stich.bench", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.scale", description=__doc__.split("\n\n")[0])
     parser.add_argument("--flush", action="store_true", help="empty the configured database first")
     parser.add_argument("--quick", action="store_true", help="a large scale of 10,000 sessions, shorter runs")
     parser.add_argument("--large-sessions", type=int, default=114_000)
@@ -60,7 +60,7 @@ def main() -> None:
 
     # Always the benchmark's settings (the project's, with the bare endpoint): importing the
     # package ``stich`` has set the project's own as a default already (stich/celery.py).
-    os.environ["DJANGO_SETTINGS_MODULE"] = "stich.bench.settings"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "bench.scale.settings"
     os.environ.setdefault("SECRET_KEY", "bench-only-not-secret")
     os.environ["DEBUG"] = "0"
     os.environ["ALLOWED_HOSTS"] = "127.0.0.1,localhost,testserver"
@@ -122,7 +122,7 @@ class Bench:
         self.people = create_players(self.club, PLAYERS)
 
     def load_small(self) -> None:
-        from ratings.bench import generate_league
+        from ratings.generated import generate_league
         from ratings.management.commands.load_league import write_league
         from ratings.services import pool_sync
         from tournaments.models import Event
@@ -161,7 +161,7 @@ class Bench:
         self.player = players[0]
 
     def load_large(self) -> None:
-        from ratings.bench import generate_league
+        from ratings.generated import generate_league
         from ratings.management.commands.load_league import write_league
         from ratings.services import pool_sync
 

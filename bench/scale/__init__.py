@@ -1,0 +1,1 @@
+"""``python -m bench.scale``: the service at two sizes of history, side by side (see ``__main__``)."""

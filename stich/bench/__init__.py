@@ -1,1 +1,0 @@
-"""``python -m stich.bench``: the service at two sizes of history, side by side (see ``__main__``)."""

@@ -1,0 +1,38 @@
+"""The benchmarks (one namespace, ``python -m bench.<name>``) run on a small input and report what
+their docstrings say; openskill, the reference of ``bench.ratings``, is optional."""
+from __future__ import annotations
+
+import sys
+
+from bench import engine
+from bench import ratings as ratings_bench
+
+
+def test_the_engine_benchmark_validates_generated_records_and_reports_a_ratio():
+    figures = engine.measure("maumau", 20, repeats=1)
+    assert figures["game"] == "maumau" and figures["records"] == 20
+    assert figures["validated_per_second"] > 0 and figures["ratio_to_json_loads"] > 0
+
+
+def test_the_ratings_benchmark_compares_with_openskill(capsys):
+    ratings_bench.main(["--players", "30", "--sessions", "200"])
+    out = capsys.readouterr().out
+    assert "openskill PlackettLuce.rate" in out
+    differences = [float(line.split(":")[-1].split()[0]) for line in out.splitlines() if "difference" in line]
+    assert len(differences) == 2 and max(differences) < 1e-12
+
+
+def test_the_ratings_benchmark_says_when_openskill_is_missing(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "openskill", None)
+    monkeypatch.setitem(sys.modules, "openskill.models", None)
+    ratings_bench.main(["--players", "30", "--sessions", "200"])
+    out = capsys.readouterr().out
+    assert "openskill is not installed" in out
+    assert "openskill PlackettLuce.rate" not in out and "rate_league" in out
+
+
+def test_the_engine_benchmark_times_an_earlier_revision_beside_todays():
+    figures = engine.compare("maumau", "HEAD", 20, repeats=1)
+    assert figures["records"] == 20
+    assert figures["validated_per_second"] > 0 and figures["validated_per_second_at_HEAD"] > 0
+    assert figures["time_ratio_to_revision"] > 0
