@@ -20,6 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import formats
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -166,6 +167,17 @@ def _texts(game: str) -> dict:
     }
 
 
+def _mu_colours():
+    """Mü's colours by code: (short label for the button, full name), in the reader's language."""
+    return {
+        "R": (pgettext("colour initial", "R"), _("red")),
+        "Y": (pgettext("colour initial", "Y"), _("yellow")),
+        "G": (pgettext("colour initial", "G"), _("green")),
+        "B": (pgettext("colour initial", "B"), _("blue")),
+        "K": (pgettext("colour initial", "K"), _("black")),
+    }
+
+
 def _render_sheet(request, table: Table, *, token: str | None, running_url: str, seat: int | None):
     visibility = policy.visibility(request.user)
     context = running_sheet(table, visibility)
@@ -177,10 +189,10 @@ def _render_sheet(request, table: Table, *, token: str | None, running_url: str,
         "seats": list(enumerate(names)),
         "game": table.round.event.game,
         "bids": range(0, min(mu.HAND_SIZE.get(players, 12), 8) + 1),
-        "mu_colours": [(c, mu.COLOUR_NAMES[c]) for c in mu.COLOURS],
+        "mu_colours": [(c, *_mu_colours()[c]) for c in mu.COLOURS],
         "digits": list(mu.DIGITS),
         "lut_colours": [("B", _("blue")), ("G", _("green")), ("R", _("red")), ("Y", _("yellow"))],
-        "suits": [("C", "♣", _("clubs")), ("S", "♠", _("spades")), ("H", "♥", _("hearts")), ("D", "♦", _("diamonds"))],
+        "suits": [("C", "♣", pgettext("card suit", "clubs")), ("S", "♠", _("spades")), ("H", "♥", _("hearts")), ("D", "♦", _("diamonds"))],
         "ranks": list("789TJQKA"),
         "my_seat": seat,
     })
