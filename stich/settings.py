@@ -163,6 +163,7 @@ AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if N
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("fi", "Suomi")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["stich.formats"]  # English dates day first (stich/formats/en/formats.py)
 TIME_ZONE = env.str("TIME_ZONE", default="Europe/Berlin")
 USE_I18N = True
 USE_TZ = True

@@ -25,7 +25,7 @@ from ratings.selectors import displayed, leaderboard, player_history
 from tournaments import policy
 from tournaments.models import Club, Event, Player, Seat, Session, Table
 from tournaments.display import (
-    METRIC_HELP, METRIC_LABELS, METRIC_SHORT, distinct_names, hands_text, money, number, player_clubs,
+    METRIC_HELP, METRIC_LABELS, METRIC_SHORT, hands_text, money, number,
 )
 from tournaments.selectors import event_money, player_session_results, session_results, standings_document
 from tournaments.standings import METRICS
@@ -50,16 +50,15 @@ def home(request):
     return render(request, "pages/home.html", {"events": events, "games": games()})
 
 
-def standings_context(event: Event, results=None) -> dict:
+def standings_context(event: Event, results=None, visibility: policy.Visibility | None = None) -> dict:
     """The event's public standings as the pages show them: the API's own document
     (``standings_document``, so page and API cannot disagree), numbers with at most two decimals,
-    players of the same name told apart by club. ``results``: the event's session results when
-    the caller read them already."""
-    document = standings_document(event, visibility=policy.public(), results=results)
+    players of the same name told apart (tournaments/names.py). ``results``: the event's session results when
+    the caller read them already. ``visibility``: whose standings (the public's unless given)."""
+    document = standings_document(event, visibility=visibility or policy.public(), results=results)
     metrics = document["metrics"]
     maumau = event.game == "maumau"
-    ids = [row["player"] for row in document["standings"]]
-    names = distinct_names({row["player"]: row["name"] for row in document["standings"]}, player_clubs(ids))
+    names = {row["player"]: row["name"] for row in document["standings"]}  # namesakes told apart there
     standings = [
         {
             "rank": row["rank"], "player_id": row["player"], "name": names[row["player"]], "played": row["played"],
@@ -111,7 +110,7 @@ def event_detail(request, pk: int):
         for table in round_.tables.all():
             players.update({seat.player_id: seat.player for seat in table.seats.all()})
             table_numbers[table.pk] = table.number
-    names = distinct_names({pk: p.public_name for pk, p in players.items()}, player_clubs(players))
+    names = policy.public().names(players.values())
 
     round_views = []
     for round_ in rounds:
@@ -167,6 +166,18 @@ def event_screen(request, pk: int):
     if request.GET.get("fragment") == "standings":
         return render(request, "pages/_standings.html", {**context, "screen": True})
     return render(request, "pages/screen.html", {**context, "game_name": GAMES[event.game].name, "screen": True})
+
+
+def standings_print(request, pk: int):
+    """The standings on paper (A4, the print stylesheet): the public's, or for the event's
+    organisers with the rounds they hold back, as the console shows them."""
+    visibility = policy.visibility(request.user)
+    event = get_object_or_404(visibility.events().select_related("club"), pk=pk)
+    context = standings_context(event, visibility=visibility)
+    return render(request, "pages/standings_print.html", {
+        **context, "game_name": GAMES[event.game].name, "screen": True,
+        "held": visibility.organises(event) and event.rounds.filter(results_held=True).exists(),
+    })
 
 
 def leaderboard_page(request, game: str):

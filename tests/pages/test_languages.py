@@ -126,3 +126,49 @@ def test_the_sheet_names_mu_colours_in_the_readers_language(client, demo):
     # Each language's initials tell the colours apart.
     for found in labels.values():
         assert len({short for _, _, short in found}) == 5
+
+
+@pytest.mark.django_db
+def test_dates_and_money_in_the_readers_locale(client, demo):
+    import datetime
+
+    from tournaments.models import Event
+
+    event = demo["maumau"]
+    Event.objects.filter(pk=event.pk).update(starts_on=datetime.date(2026, 11, 5))
+    pages = {language: client.get(f"/events/{event.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+             for language in ("en-GB,en;q=0.9", "en-US,en;q=0.9", "de-DE", "fi-FI")}
+    for english in ("en-GB,en;q=0.9", "en-US,en;q=0.9"):
+        assert "05/11/2026" in pages[english] and "11/05/2026" not in pages[english]  # day first
+    assert "05.11.2026" in pages["de-DE"] and "05.11.2026" in pages["fi-FI"]
+    euros = re.findall(r'data-cents="(-?\d+)">([^<]+)<', pages["fi-FI"])
+    assert euros
+    for cents, text in euros:
+        value = abs(int(cents))
+        assert f"{value // 100},{value % 100:02d}\u00a0€" in text, (cents, text)
+    english = re.findall(r'data-cents="(-?\d+)">([^<]+)<', pages["en-GB,en;q=0.9"])
+    assert all("." in text for _, text in english if _ != "0")
+
+
+@pytest.mark.django_db
+def test_the_sheet_speaks_of_each_games_own_hands(client, demo):
+    from tournaments.models import Table
+
+    words = {"mu": ("Enter hand", "Who enters this hand?"), "maumau": ("Enter game", "Who enters this game?"),
+             "lut": ("Enter round", "Who enters this round?")}
+    for game, (enter, who) in words.items():
+        table = Table.objects.filter(round__event=demo[game]).first()
+        html = client.get(f"/t/{table.scorer_token}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        assert f'id="enter-hand">{enter}</button>' in html and f"<legend>{who}</legend>" in html, game
+        others = {w for g, pair in words.items() if g != game for w in pair}
+        assert not any(f">{w}<" in html for w in others), game
+    lut = Table.objects.filter(round__event=demo["lut"]).first()
+    assert "Runde eintragen" in client.get(f"/t/{lut.scorer_token}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+
+
+def test_seat_and_rank_are_different_words():
+    from django.utils import translation
+
+    for language in ("de", "fi"):
+        with translation.override(language):
+            assert translation.gettext("Seat") != translation.gettext("Rank"), language

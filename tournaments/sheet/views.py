@@ -91,7 +91,8 @@ def running_sheet(table: Table, visibility: policy.Visibility) -> dict:
     hand and its dealer, and how the session ended (with the Maumau payments)."""
     event = table.round.event
     seats = _seats(table)
-    names = [visibility.name(seat.player) for seat in seats]
+    shown = visibility.names(seat.player for seat in seats)
+    names = [shown[seat.player_id] for seat in seats]
     short = short_names(names)
     rules = SessionRules.for_event(event, len(seats))
     session = results.current_session(table, create=False)
@@ -121,13 +122,29 @@ def running_sheet(table: Table, visibility: policy.Visibility) -> dict:
              "cents": t.cents, "paid": t.paid}
             for t in session.transfers.order_by("-cents", "id")
         ]
+    words = game_words(event.game)
     return {
         "event": event, "table": table, "names": names, "short_names": short, "rows": rows, "totals": totals, "session": session,
         "summary": summary, "next": upcoming,
         "next_dealer": None if not upcoming or upcoming["dealer"] is None else names[upcoming["dealer"]],
         "ended": _end_reason(session, rules) if session and session.status != Session.Status.OPEN else "",
-        "transfers": transfers,
+        "transfers": transfers, "words": words,
+        "next_text": words["next"] % {"number": upcoming["hand"], "name": names[upcoming["dealer"]]}
+        if upcoming and upcoming["dealer"] is not None else "",
     }
+
+
+def game_words(game: str) -> dict:
+    """The sheet's words for one hand in the game's own terms: Maumau plays games, Mit List und
+    Tücke rounds (rules/list-und-tuecke.md), Mü hands (deals)."""
+    if game == "maumau":
+        return {"hand": _("Game"), "enter": _("Enter game"), "who_enters": _("Who enters this game?"),
+                "none": _("No game yet."), "next": _("Next: game %(number)s, dealt by %(name)s.")}
+    if game == "lut":
+        return {"hand": _("Round"), "enter": _("Enter round"), "who_enters": _("Who enters this round?"),
+                "none": _("No round yet."), "next": _("Next: round %(number)s, dealt by %(name)s.")}
+    return {"hand": _("Hand"), "enter": _("Enter hand"), "who_enters": _("Who enters this hand?"),
+            "none": _("No hand yet."), "next": _("Next: hand %(number)s, dealt by %(name)s.")}
 
 
 def _config(table: Table, names: list[str], *, token: str | None, running_url: str, seat: int | None) -> dict:
@@ -146,7 +163,8 @@ def _config(table: Table, names: list[str], *, token: str | None, running_url: s
 
 def _texts(game: str) -> dict:
     """The sheet script's sentences, in the request's language (``%(name)s`` filled in there)."""
-    hand_label = {"mu": _("Deal %(number)s"), "maumau": _("Game %(number)s")}.get(game, _("Hand %(number)s"))
+    hand_label = {"mu": _("Deal %(number)s"), "maumau": _("Game %(number)s"),
+                  "lut": _("Round %(number)s")}.get(game, _("Hand %(number)s"))
     return {
         "hand": hand_label, "fixing": _("Fix hand %(number)s"), "deals": _("%(name)s deals"),
         "waiting": _("waiting"), "sending": _("sending…"), "sent": _("sent"), "rejected": _("rejected"),
@@ -276,7 +294,8 @@ def table_cards(request, pk: int):
     cards = []
     for table in round_.tables.prefetch_related(seats).order_by("number"):
         url = request.build_absolute_uri(reverse("sheet:table", args=[table.scorer_token]))
-        players = [visibility.name(seat.player) for seat in table.seats.all()]
+        shown = visibility.names(seat.player for seat in table.seats.all())
+        players = [shown[seat.player_id] for seat in table.seats.all()]
         cards.append({
             "table": table, "players": players, "url": url, "qr": qr_svg(url),
             "first_dealer": None if table.first_dealer is None or table.first_dealer >= len(players)
