@@ -140,20 +140,21 @@ def test_dates_and_money_in_the_readers_locale(client, demo):
              for language in ("en-GB,en;q=0.9", "en-US,en;q=0.9", "de-DE", "fi-FI")}
     for english in ("en-GB,en;q=0.9", "en-US,en;q=0.9"):
         assert "05/11/2026" in pages[english] and "11/05/2026" not in pages[english]  # day first
-    assert "05.11.2026" in pages["de-DE"] and "05.11.2026" in pages["fi-FI"]
-    euros = re.findall(r'data-cents="(-?\d+)">([^<]+)<', pages["fi-FI"])
+    assert "05.11.2026" in pages["de-DE"] and "5.11.2026" in pages["fi-FI"]
+    euros = re.findall(r'<td class="num money[^"]*" data-cents="(-?\d+)">([^<]+)</td>', pages["fi-FI"])
     assert euros
     for cents, text in euros:
         value = abs(int(cents))
         assert f"{value // 100},{value % 100:02d}\u00a0€" in text, (cents, text)
-    english = re.findall(r'data-cents="(-?\d+)">([^<]+)<', pages["en-GB,en;q=0.9"])
-    assert all("." in text for _, text in english if _ != "0")
+    english = re.findall(r'<td class="num money[^"]*" data-cents="(-?\d+)">([^<]+)</td>', pages["en-GB,en;q=0.9"])
+    assert english and all(f"{abs(int(c)) // 100}.{abs(int(c)) % 100:02d}" in text for c, text in english)
 
 
 @pytest.mark.django_db
 def test_the_sheet_speaks_of_each_games_own_hands(client, demo):
-    from tournaments.models import Table
+    from tournaments.models import Event, Table
 
+    Event.objects.filter(pk__in=[event.pk for event in demo.values()]).update(confirm_hands=True)  # who enters
     words = {"mu": ("Enter hand", "Who enters this hand?"), "maumau": ("Enter game", "Who enters this game?"),
              "lut": ("Enter round", "Who enters this round?")}
     for game, (enter, who) in words.items():
