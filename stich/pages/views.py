@@ -196,6 +196,9 @@ def leaderboard_page(request, game: str):
     # A page of the board at a time: two queries (the count and the page), whatever its size.
     rows = Paginator(leaderboard(game=game, club=club.pk if club else None), LEADERBOARD_PAGE)
     rows = rows.get_page(request.GET.get("page"))
+    shown = policy.public().names([row.player_id for row in rows])  # namesakes told apart
+    for row in rows:
+        row.name = shown.get(row.player_id, row.name)
     return render(request, "pages/leaderboard.html", {
         "game": GAMES[game], "games": games(), "clubs": clubs, "club": club, "rows": rows,
     })

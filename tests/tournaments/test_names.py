@@ -122,3 +122,18 @@ def test_the_console_lists_namesakes_without_ids_and_sets_the_addition(world, na
     from tournaments.models import Player
 
     assert Player.objects.get(distinction="from Bonn").name == "Max Müller"
+
+
+def test_the_leaderboard_tells_them_apart(world, namesakes, django_capture_on_commit_callbacks):
+    from tournaments import results
+
+    first, second = namesakes
+    event = world.events["mu"]
+    event.mu_fixed_deals = 1
+    event.save()
+    table = event.rounds.get(number=1).tables.get(number=1)
+    with django_capture_on_commit_callbacks(execute=True):  # the ratings' sync, queued on commit
+        results.hand_submit(table=table, record=next_record("mu", random.Random(5), 4, None), by_user=world.organiser)
+    html = Client().get("/leaderboard/mu/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f'href="/players/{first.pk}/">Max Müller (1)</a>' in html
+    assert f'href="/players/{second.pk}/">Max Müller (junior)</a>' in html
