@@ -214,6 +214,7 @@ def _local_date(moment) -> str:
 def player_detail(request, pk: int):
     player = get_object_or_404(Player, pk=pk)
     clubs = list(player.clubs.order_by("name")) if not player.anonymised else []
+    shown_name = policy.public().names([player])[player.pk]  # namesakes told apart
 
     ratings = []
     for rating in sorted(Rating.objects.filter(player=player), key=lambda r: list(GAMES).index(r.game)):
@@ -222,7 +223,7 @@ def player_detail(request, pk: int):
         chart = rating_chart(
             [ChartPoint(_local_date(datetime.fromisoformat(point["finished_at"])), point["rating_after"])
              for point in history],
-            title=_("Rating history of %(player)s in %(game)s") % {"player": player.public_name, "game": name},
+            title=_("Rating history of %(player)s in %(game)s") % {"player": shown_name, "game": name},
             x_label=_("Rating events"), y_label=_("Rating"),
             attributes={"data-game": rating.game, "data-points": str(len(history))},
             start=history[0]["rating_before"] if history else None,
@@ -256,5 +257,6 @@ def player_detail(request, pk: int):
         for event in events
     ]
     return render(request, "pages/player.html", {
-        "player": player, "clubs": clubs, "ratings": ratings, "events": event_views, "games": games(),
+        "player": player, "shown_name": shown_name, "clubs": clubs, "ratings": ratings, "events": event_views,
+        "games": games(),
     })

@@ -137,3 +137,9 @@ def test_the_leaderboard_tells_them_apart(world, namesakes, django_capture_on_co
     html = Client().get("/leaderboard/mu/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert f'href="/players/{first.pk}/">Max Müller (1)</a>' in html
     assert f'href="/players/{second.pk}/">Max Müller (junior)</a>' in html
+
+
+def test_the_player_page_names_him_as_everywhere(world, namesakes):
+    first, second = namesakes
+    html = Client().get(f"/players/{second.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "<h1>Max Müller (junior)</h1>" in html
