@@ -137,3 +137,21 @@ def test_standings_have_csv_and_print_links_in_the_console_and_in_public(world):
     event.published = False
     event.save()
     assert Client().get(print_url).status_code == 404
+
+
+def test_a_payment_mark_is_undone_over_the_api_too(world):
+    from tests.conftest import client_for
+    from tournaments.models import AuditEntry
+
+    transfer = _settled_transfer(world)
+    api = client_for(world.organiser)
+    assert api.post(f"/api/v1/transfers/{transfer.pk}/paid/").status_code == 200
+    bad = api.post(f"/api/v1/transfers/{transfer.pk}/unpaid/", {"reason": ["x"]}, format="json")
+    assert bad.status_code == 400 and bad.json()["code"]
+    transfer.refresh_from_db()
+    assert transfer.paid
+    answer = api.post(f"/api/v1/transfers/{transfer.pk}/unpaid/", {"reason": "cash came back"}, format="json")
+    assert answer.status_code == 200 and answer.json()["paid"] is False
+    assert AuditEntry.objects.get(action="transfer_unpaid").via == "api"
+    again = api.post(f"/api/v1/transfers/{transfer.pk}/unpaid/", {}, format="json")
+    assert again.status_code == 409 and again.json()["code"] == "not_paid"
