@@ -179,8 +179,9 @@ AXES_IPWARE_PROXY_COUNT = NUM_PROXIES or None
 AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if NUM_PROXIES else ["REMOTE_ADDR"]
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("de", "Deutsch")]
+LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("fi", "Suomi")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["stich.formats"]  # English dates day first (stich/formats/en/formats.py)
 TIME_ZONE = env.str("TIME_ZONE", default="Europe/Berlin")
 USE_I18N = True
 USE_TZ = True

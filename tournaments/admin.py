@@ -110,7 +110,7 @@ class PlayerAdmin(ServiceAdmin):
     list_display = ["name", "initials_only", "anonymised", "user"]
     search_fields = ["name"]
     list_filter = ["initials_only", "anonymised", "clubs"]
-    fields = ["name", "initials_only", "user"]
+    fields = ["name", "distinction", "initials_only", "user"]
     inlines = [MembershipInline]
     actions = ["anonymise"]
 

@@ -58,6 +58,10 @@ class ReasonSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=2000)
 
 
+class OptionalReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+
+
 class TransferSerializer(serializers.ModelSerializer):
     class Meta:
         model = Transfer
@@ -517,7 +521,7 @@ class TransferViewSet(PolicyViewSet, mixins.ListModelMixin):
     queryset_model = Transfer
     serializer_class = TransferSerializer
     filterset_fields = {"session": ["exact"], "session__table__round__event": ["exact"], "paid": ["exact"]}
-    object_permissions = {"paid": "change_transfer"}
+    object_permissions = {"paid": "change_transfer", "unpaid": "change_transfer"}
 
     def get_queryset(self):
         return self.visibility.transfers().select_related("session__table__round__event")
@@ -528,3 +532,15 @@ class TransferViewSet(PolicyViewSet, mixins.ListModelMixin):
         """Tick a payment as paid (once)."""
         transfer = self.get_object()
         return Response(TransferSerializer(results.transfer_mark_paid(transfer=transfer, by_user=request.user)).data)
+
+    @extend_schema(request=OptionalReasonSerializer,
+                   responses={200: TransferSerializer, **{k: ERROR_RESPONSES[k] for k in (400, 401, 403, 409)}})
+    @action(detail=True, methods=["post"], serializer_class=OptionalReasonSerializer)
+    def unpaid(self, request, pk=None):
+        """Take back a "paid" mark given by mistake (409 ``not_paid`` when it is not marked)."""
+        transfer = self.get_object()
+        data = OptionalReasonSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        transfer = results.transfer_mark_unpaid(transfer=transfer, by_user=request.user,
+                                                reason=data.validated_data["reason"])
+        return Response(TransferSerializer(transfer).data)

@@ -45,6 +45,7 @@ class Action(models.TextChoices):
     HAND_DISPUTED = "hand_disputed"
     SESSION_ABANDONED = "session_abandoned"
     TRANSFER_PAID = "transfer_paid"
+    TRANSFER_UNPAID = "transfer_unpaid"
 
 
 VIA = ("api", "admin", "page", "command", "scorer")

@@ -1,10 +1,9 @@
 """Standings and results as people read them, shared by the public pages, the room screen and the
 console: numbers with at most two decimals in the reader's locale, money in euros, column labels
-that say what they count, Maumau counted in games, and players of the same name told apart.
+that say what they count, Maumau counted in games (namesakes are told apart by tournaments/names.py).
 """
 from __future__ import annotations
 
-from collections import Counter
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.utils import formats
@@ -60,29 +59,3 @@ def hands_text(game: str, count: int) -> str:
     if game == "maumau":
         return ngettext("%(count)s game", "%(count)s games", count) % {"count": count}
     return ngettext("%(count)s hand", "%(count)s hands", count) % {"count": count}
-
-
-def distinct_names(names: dict, clubs: dict) -> dict:
-    """``names`` (player id → shown name) with players of the same name told apart: by their clubs
-    (``clubs``: player id → club names), and by their number when that is not enough."""
-    repeated = Counter(names.values())
-    result = dict(names)
-    for player, name in names.items():
-        if repeated[name] > 1 and clubs.get(player):
-            result[player] = f"{name} ({', '.join(clubs[player])})"
-    repeated = Counter(result.values())
-    for player, name in result.items():
-        if repeated[name] > 1:
-            result[player] = f"{name} #{player}"
-    return result
-
-
-def player_clubs(player_ids) -> dict:
-    """Player id → the names of his clubs (public data), for ``distinct_names``."""
-    from .models import Membership
-
-    clubs: dict = {}
-    for player, club in (Membership.objects.filter(player__in=list(player_ids))
-                         .order_by("club__name").values_list("player", "club__name")):
-        clubs.setdefault(player, []).append(club)
-    return clubs

@@ -36,6 +36,9 @@ class Player(models.Model):
     name = models.CharField(_("name"), max_length=120)
     # Privacy: shown under initials only on public pages (rankings, exports).
     initials_only = models.BooleanField(_("initials only"), default=False)
+    # What tells him apart from another player of the same name (a nickname, a middle initial, the
+    # town), set by an organiser; shown only beside namesakes (tournaments/names.py).
+    distinction = models.CharField(_("told apart by"), max_length=40, blank=True, default="")
     # Set when the player asked to be deleted: results and ratings stay, the person does not.
     anonymised = models.BooleanField(default=False, editable=False)
     # ``public_name`` as stored, so that lists can be filtered and ordered by the name people may

@@ -250,6 +250,13 @@ class Visibility:
     def name(self, player: Player) -> str:
         return player.name if self.sees_real_name(player) else player.public_name
 
+    def names(self, players) -> dict[int, str]:
+        """Player id → ``name``, namesakes told apart (``tournaments/names.py``): the names every
+        page, sheet, card and export shows people."""
+        from .names import shown_names
+
+        return shown_names(self, players)
+
     def filter_by_name(self, players: QuerySet[Player], text: str) -> QuerySet[Player]:
         """``name`` contains ``text``, on the real name only where this user sees it."""
         return players.filter((Q(name__icontains=text) & self.real_names_q()) | Q(shown_name__icontains=text))

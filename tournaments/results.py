@@ -562,3 +562,19 @@ def transfer_mark_paid(*, transfer: Transfer, by_user, via: str = "api") -> Tran
                      event=transfer.session.table.round.event_id, before={"paid": False},
                      after={"paid": True, "cents": transfer.cents})
         return transfer
+
+
+def transfer_mark_unpaid(*, transfer: Transfer, by_user, reason: str = "", via: str = "api") -> Transfer:
+    """An organiser takes back a "paid" tick given by mistake: audited with the time it had."""
+    with transaction.atomic():
+        transfer = Transfer.objects.select_for_update().select_related("session__table__round").get(pk=transfer.pk)
+        if not transfer.paid:
+            raise Conflict("this payment is not marked paid", code="not_paid")
+        paid_at = transfer.paid_at
+        transfer.paid, transfer.paid_at = False, None
+        transfer.save(update_fields=["paid", "paid_at"])
+        audit.record(actor=by_user, via=via, action=audit.Action.TRANSFER_UNPAID, obj=transfer,
+                     event=transfer.session.table.round.event_id, reason=reason,
+                     before={"paid": True, "paid_at": paid_at.isoformat() if paid_at else None},
+                     after={"paid": False, "cents": transfer.cents})
+        return transfer

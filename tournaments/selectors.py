@@ -105,7 +105,7 @@ def standings_document(event: Event, *, visibility: policy.Visibility, results: 
     ``results``: the event's ``session_results`` when the caller read them already."""
     results = session_results(event, visibility=visibility) if results is None else results
     rows = _standings(event, results)
-    names = {p.pk: visibility.name(p) for p in Player.objects.filter(pk__in=[row.player for row in rows])}
+    names = visibility.names(Player.objects.filter(pk__in=[row.player for row in rows]))
     cents = _money(event, results)["cents"] if event.game == "maumau" else {}
     metrics = [name for name in event.standings_metrics.split(",") if name]
     return {

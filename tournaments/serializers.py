@@ -40,7 +40,10 @@ class PlayerSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Player
-        fields = ["id", "name", "display_name", "initials_only", "anonymised", "clubs", "user", "created_at"]
+        fields = ["id", "name", "display_name", "distinction", "initials_only", "anonymised", "clubs", "user",
+                  "created_at"]
+        extra_kwargs = {"distinction": {"help_text": "What tells the player apart from namesakes (shown in "
+                                                     "brackets beside the name where another has the same one)."}}
         read_only_fields = ["anonymised", "created_at"]
 
     def to_representation(self, instance):
@@ -50,6 +53,7 @@ class PlayerSerializer(serializers.ModelSerializer):
         if visibility is None or not visibility.sees_real_name(instance):
             data["name"] = instance.public_name
             data["user"] = None
+            data["distinction"] = ""
         return data
 
 

@@ -103,17 +103,18 @@ def club_delete(*, club: Club, by_user, via: str = "api") -> None:
 @transaction.atomic
 def player_create(
     *, by_user, name: str, clubs: Iterable[Club], initials_only: bool = False, user=None, via: str = "api",
+    distinction: str = "",
 ) -> Player:
     clubs = list(clubs)
     if not clubs:
         raise Invalid("a player belongs to at least one club", field="clubs")
     _check_account(user, None)
-    player = Player.objects.create(name=name, initials_only=initials_only, user=user)
+    player = Player.objects.create(name=name, initials_only=initials_only, user=user, distinction=distinction)
     for club in clubs:
         Membership.objects.create(player=player, club=club)
     audit.record(actor=by_user, via=via, action=audit.Action.PLAYER_CREATED, obj=player,
                  after={"name": name, "initials_only": initials_only, "clubs": sorted(c.pk for c in clubs),
-                        "user": getattr(user, "pk", None)})
+                        "user": getattr(user, "pk", None), **({"distinction": distinction} if distinction else {})})
     return player
 
 
@@ -127,13 +128,13 @@ def _check_account(user, player: Player | None) -> None:
 
 @transaction.atomic
 def player_update(*, player: Player, by_user, via: str = "api", **changes) -> Player:
-    """Change a player's own data (name, initials only, linked account)."""
+    """Change a player's own data (name, initials only, linked account, what tells him apart)."""
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.anonymised:
         raise Conflict("this player was deleted; only the results remain", code="anonymised")
     if "user" in changes:
         _check_account(changes["user"], player)
-    before = _apply(player, changes, ("name", "initials_only", "user"))
+    before = _apply(player, changes, ("name", "initials_only", "user", "distinction"))
     if not before:
         return player
     player.save()
@@ -173,10 +174,11 @@ def player_anonymise(*, player: Player, by_user=None, via: str = "api") -> Playe
     before = {"name": player.name, "initials_only": player.initials_only,
               "clubs": sorted(player.clubs.values_list("pk", flat=True)), "user": player.user_id}
     player.name = ""
+    player.distinction = ""
     player.user = None
     player.anonymised = True
     player.initials_only = True
-    player.save(update_fields=["name", "user", "anonymised", "initials_only"])
+    player.save(update_fields=["name", "distinction", "user", "anonymised", "initials_only"])
     player.clubs.clear()
     # The audit row keeps who it was only as the action; the name itself is gone on purpose.
     audit.record(actor=by_user, via=via, action=audit.Action.PLAYER_ANONYMISED, obj=player,

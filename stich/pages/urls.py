@@ -9,6 +9,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("events/<int:pk>/", views.event_detail, name="event"),
     path("events/<int:pk>/screen/", views.event_screen, name="screen"),
+    path("events/<int:pk>/standings/print/", views.standings_print, name="standings_print"),
     path("leaderboard/<str:game>/", views.leaderboard_page, name="leaderboard"),
     path("players/<int:pk>/", views.player_detail, name="player"),
     path("calibration/", views.calibration_page, name="calibration"),

@@ -27,7 +27,7 @@ from ratings.templatetags.chances import outlook_view, percent
 from tournaments import policy
 from tournaments.models import Club, Event, Player, Seat, Session, Table
 from tournaments.display import (
-    METRIC_HELP, METRIC_LABELS, METRIC_SHORT, distinct_names, hands_text, money, number, player_clubs,
+    METRIC_HELP, METRIC_LABELS, METRIC_SHORT, hands_text, money, number,
 )
 from tournaments.selectors import event_money, player_session_results, session_results, standings_document
 from tournaments.standings import METRICS
@@ -52,16 +52,15 @@ def home(request):
     return render(request, "pages/home.html", {"events": events, "games": games()})
 
 
-def standings_context(event: Event, results=None) -> dict:
+def standings_context(event: Event, results=None, visibility: policy.Visibility | None = None) -> dict:
     """The event's public standings as the pages show them: the API's own document
     (``standings_document``, so page and API cannot disagree), numbers with at most two decimals,
-    players of the same name told apart by club. ``results``: the event's session results when
-    the caller read them already."""
-    document = standings_document(event, visibility=policy.public(), results=results)
+    players of the same name told apart (tournaments/names.py). ``results``: the event's session results when
+    the caller read them already. ``visibility``: whose standings (the public's unless given)."""
+    document = standings_document(event, visibility=visibility or policy.public(), results=results)
     metrics = document["metrics"]
     maumau = event.game == "maumau"
-    ids = [row["player"] for row in document["standings"]]
-    names = distinct_names({row["player"]: row["name"] for row in document["standings"]}, player_clubs(ids))
+    names = {row["player"]: row["name"] for row in document["standings"]}  # namesakes told apart there
     standings = [
         {
             "rank": row["rank"], "player_id": row["player"], "name": names[row["player"]], "played": row["played"],
@@ -113,7 +112,7 @@ def event_detail(request, pk: int):
         for table in round_.tables.all():
             players.update({seat.player_id: seat.player for seat in table.seats.all()})
             table_numbers[table.pk] = table.number
-    names = distinct_names({pk: p.public_name for pk, p in players.items()}, player_clubs(players))
+    names = policy.public().names(players.values())
 
     round_views = []
     for round_ in rounds:
@@ -204,6 +203,18 @@ def event_screen(request, pk: int):
                                                  "overview": round_overview(event)})
 
 
+def standings_print(request, pk: int):
+    """The standings on paper (A4, the print stylesheet): the public's, or for the event's
+    organisers with the rounds they hold back, as the console shows them."""
+    visibility = policy.visibility(request.user)
+    event = get_object_or_404(visibility.events().select_related("club"), pk=pk)
+    context = standings_context(event, visibility=visibility)
+    return render(request, "pages/standings_print.html", {
+        **context, "game_name": GAMES[event.game].name, "screen": True,
+        "held": visibility.organises(event) and event.rounds.filter(results_held=True).exists(),
+    })
+
+
 def leaderboard_page(request, game: str):
     if game not in GAMES:
         raise Http404(_("No such game."))
@@ -220,6 +231,9 @@ def leaderboard_page(request, game: str):
     # A page of the board at a time: two queries (the count and the page), whatever its size.
     rows = Paginator(leaderboard(game=game, club=club.pk if club else None), LEADERBOARD_PAGE)
     rows = rows.get_page(request.GET.get("page"))
+    shown = policy.public().names([row.player_id for row in rows])  # namesakes told apart
+    for row in rows:
+        row.name = shown.get(row.player_id, row.name)
     return render(request, "pages/leaderboard.html", {
         "game": GAMES[game], "games": games(), "clubs": clubs, "club": club, "rows": rows,
     })
@@ -235,6 +249,7 @@ def _local_date(moment) -> str:
 def player_detail(request, pk: int):
     player = get_object_or_404(Player, pk=pk)
     clubs = list(player.clubs.order_by("name")) if not player.anonymised else []
+    shown_name = policy.public().names([player])[player.pk]  # namesakes told apart
 
     ratings = []
     for rating in sorted(Rating.objects.filter(player=player), key=lambda r: list(GAMES).index(r.game)):
@@ -243,7 +258,7 @@ def player_detail(request, pk: int):
         chart = rating_chart(
             [ChartPoint(_local_date(datetime.fromisoformat(point["finished_at"])), point["rating_after"])
              for point in history],
-            title=_("Rating history of %(player)s in %(game)s") % {"player": player.public_name, "game": name},
+            title=_("Rating history of %(player)s in %(game)s") % {"player": shown_name, "game": name},
             x_label=_("Rating events"), y_label=_("Rating"),
             attributes={"data-game": rating.game, "data-points": str(len(history))},
             start=history[0]["rating_before"] if history else None,
@@ -277,7 +292,8 @@ def player_detail(request, pk: int):
         for event in events
     ]
     return render(request, "pages/player.html", {
-        "player": player, "clubs": clubs, "ratings": ratings, "events": event_views, "games": games(),
+        "player": player, "shown_name": shown_name, "clubs": clubs, "ratings": ratings, "events": event_views,
+        "games": games(),
     })
 
 

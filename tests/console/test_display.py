@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from django.utils import translation
 
-from tournaments.display import distinct_names, hands_text, number
+from tournaments.display import hands_text, number
 
 
 def test_numbers_have_at_most_two_decimals_in_the_readers_locale():
@@ -24,9 +24,3 @@ def test_maumau_counts_games_the_others_hands():
     with translation.override("de"):
         assert hands_text("maumau", 8) == "8 Spiele"
 
-
-def test_players_of_the_same_name_are_told_apart_by_club_then_number():
-    names = {1: "Anna Becker", 2: "Anna Becker", 3: "Bernd", 4: "Carl", 5: "Carl"}
-    clubs = {1: ["Köln"], 2: ["Bonn"], 3: ["Köln"], 4: ["Köln"], 5: ["Köln"]}
-    assert distinct_names(names, clubs) == {
-        1: "Anna Becker (Köln)", 2: "Anna Becker (Bonn)", 3: "Bernd", 4: "Carl (Köln) #4", 5: "Carl (Köln) #5"}

@@ -148,7 +148,16 @@ def cases(w):
                           "organiser", "hand", "wrong points", "api"),
         "transfer_paid": (lambda: _api(w.organiser).post(
             f"/api/v1/transfers/{w.maumau_session.transfers.first().pk}/paid/"), "organiser", "transfer", None, "api"),
+        "transfer_unpaid": (lambda: _page(w.organiser).post(
+            f"/console/transfers/{_paid_transfer(w).pk}/unpaid/", {"reason": "a mistake"}),
+            "organiser", "transfer", "a mistake", "page"),
     }
+
+
+def _paid_transfer(w):
+    from tournaments import results
+
+    return results.transfer_mark_paid(transfer=w.maumau_session.transfers.first(), by_user=w.organiser)
 
 
 def test_every_action_has_a_case(trust):

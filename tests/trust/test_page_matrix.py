@@ -81,7 +81,17 @@ def cases(w) -> dict:
                                  {"record": json.dumps(record), "reason": "typo"}, w.organiser, None),
         "console:hand_void": (f"/console/hands/{hand.pk}/void/", {"reason": "misdeal"}, w.organiser, None),
         "console:transfer_paid": (f"/console/transfers/{transfer.pk}/paid/", {}, w.organiser, None),
+        "console:transfer_unpaid": (f"/console/transfers/{transfer.pk}/unpaid/", {"reason": "not paid after all"},
+                                    w.organiser, lambda: _paid(transfer, w.organiser)),
+        "console:player_distinction": (f"/console/events/{mu.pk}/players/{w.players[3].pk}/distinction/",
+                                       {"distinction": "junior"}, w.club_organiser, None),
     }
+
+
+def _paid(transfer, by_user):
+    from tournaments import results
+
+    results.transfer_mark_paid(transfer=transfer, by_user=by_user)
 
 
 def client(w, role: str, owner=None) -> Client:
@@ -104,7 +114,8 @@ def test_every_page_route_is_a_known_write_or_read(trust):
                                            "console:event_organiser_add", "console:players", "console:attendance",
                                            "console:round_new", "console:plan", "console:round_draw",
                                            "console:round_swap", "console:round_publish", "console:round_hold",
-                                           "console:hand_correct", "console:hand_void", "console:transfer_paid"}))
+                                           "console:hand_correct", "console:hand_void", "console:transfer_paid",
+                                           "console:transfer_unpaid", "console:player_distinction"}))
 @pytest.mark.parametrize("role", ROLES + ["owner", "staff"])
 def test_only_the_owner_writes_through_the_pages(trust, name, role):
     table = cases(trust)

@@ -98,6 +98,8 @@ def cases(w) -> dict:
         ("session-abandon", "post"): (f"/api/v1/sessions/{w.mu_session.pk}/abandon/", {"reason": "fire alarm"},
                                       w.organiser),
         ("transfer-paid", "post"): (f"/api/v1/transfers/{transfer.pk}/paid/", None, w.organiser),
+        ("transfer-unpaid", "post"): (f"/api/v1/transfers/{transfer.pk}/unpaid/", {"reason": "a mistake"},
+                                      w.organiser),
         ("hand-correct", "post"): (f"/api/v1/hands/{hand.pk}/correct/", {"record": replacement, "reason": "typo"},
                                    w.organiser),
         ("hand-void", "post"): (f"/api/v1/hands/{hand.pk}/void/", {"reason": "misdeal"}, w.organiser),
@@ -133,10 +135,12 @@ def send(api, method: str, url: str, payload):
 
 def _prepare(w, name: str):
     """What an operation needs before it can be done: a draw before a swap or a publication."""
-    from tournaments import draws
+    from tournaments import draws, results
 
     if name in ("round-draw-swap", "round-draw-publish"):
         draws.draw_preview(w.empty_round, by_user=w.organiser, seed=3)
+    if name == "transfer-unpaid":
+        results.transfer_mark_paid(transfer=w.maumau_session.transfers.first(), by_user=w.organiser)
 
 
 def test_every_write_operation_has_a_case(trust):

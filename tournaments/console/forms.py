@@ -18,24 +18,35 @@ METRIC_CHOICES = [
 ]
 
 
+# The options that belong to one game; the form shows them (and the services get them) only for it.
+GAME_OPTIONS = {
+    "mu": ("mu_target_score", "mu_fixed_deals"),
+    "maumau": ("maumau_games_per_series", "maumau_stake_cents"),
+}
+
+
 class EventForm(forms.Form):
     club = forms.ModelChoiceField(queryset=None, label=_("Club"), empty_label=None,
                                   help_text=_("Its members can be seated; its organisers run the event too."))
     name = forms.CharField(label=_("Name"), max_length=160)
-    game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
+    game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES, initial=GAME_CHOICES[0][0])
     starts_on = forms.DateField(label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    confirm_hands = forms.BooleanField(
+        label=_("A second player confirms each hand"), required=False,
+        help_text=_("A hand entered at a table counts only once another player of the table has confirmed it "
+                    "on the score sheet; a player may dispute it instead, and you decide."))
     mu_target_score = forms.IntegerField(
-        label=_("Mü: target score"), min_value=1, initial=200,
+        label=_("Mü: target score"), min_value=1, initial=200, required=False,
         help_text=_("A Mü game ends after the deal in which a player's total reaches this score."))
     mu_fixed_deals = forms.IntegerField(
         label=_("Mü: fixed number of deals"), min_value=1, required=False,
         help_text=_("Leave empty to play to the target score; fill in to end every game after this many deals "
                     "instead (every table then plays the same number of deals)."))
     maumau_games_per_series = forms.IntegerField(
-        label=_("Maumau: games per series"), min_value=1, initial=8,
+        label=_("Maumau: games per series"), min_value=1, initial=8, required=False,
         help_text=_("A table plays this many games; then the series is settled in money."))
     maumau_stake_cents = forms.IntegerField(
-        label=_("Maumau: stake in cents per minus point"), min_value=0, initial=10,
+        label=_("Maumau: stake in cents per minus point"), min_value=0, initial=10, required=False,
         help_text=_("After a series every player settles his minus points against the others at this stake "
                     "(10 = ten cents a point)."))
     metric_1 = forms.ChoiceField(label=_("Rank players by"), choices=METRIC_CHOICES, initial="placement")
@@ -56,6 +67,7 @@ class EventForm(forms.Form):
         metrics = [name for name in event.standings_metrics.split(",") if name] + ["", ""]
         return {
             "club": event.club_id, "name": event.name, "game": event.game, "starts_on": event.starts_on,
+            "confirm_hands": event.confirm_hands,
             "mu_target_score": event.mu_target_score, "mu_fixed_deals": event.mu_fixed_deals,
             "maumau_games_per_series": event.maumau_games_per_series,
             "maumau_stake_cents": event.maumau_stake_cents,
@@ -69,6 +81,10 @@ class EventForm(forms.Form):
         if len(set(chosen)) != len(chosen):
             raise forms.ValidationError(_("Choose each way of ranking only once."))
         data["standings_metrics"] = ",".join(chosen)
+        # Only the chosen game's options are needed (and kept): the others' fields are ignored.
+        for name in GAME_OPTIONS.get(data.get("game"), ()):
+            if data.get(name) is None and name != "mu_fixed_deals":
+                self.add_error(name, forms.Field.default_error_messages["required"])
         return data
 
     def options(self) -> dict:
@@ -76,9 +92,8 @@ class EventForm(forms.Form):
         data = self.cleaned_data
         return {
             "name": data["name"], "game": data["game"], "starts_on": data["starts_on"],
-            "mu_target_score": data["mu_target_score"], "mu_fixed_deals": data["mu_fixed_deals"],
-            "maumau_games_per_series": data["maumau_games_per_series"],
-            "maumau_stake_cents": data["maumau_stake_cents"], "standings_metrics": data["standings_metrics"],
+            "confirm_hands": data["confirm_hands"], "standings_metrics": data["standings_metrics"],
+            **{name: data[name] for name in GAME_OPTIONS.get(data["game"], ())},
         }
 
 
@@ -88,12 +103,20 @@ class PlayerForm(forms.Form):
     initials_only = forms.BooleanField(
         label=_("Show only initials in public"), required=False,
         help_text=_("Rankings and public pages show “A. B.”; organisers still see the name."))
+    distinction = forms.CharField(
+        label=_("Told apart by"), max_length=40, required=False,
+        help_text=_("Shown in brackets beside the name wherever another player has the same name: a "
+                    "nickname, a middle initial, the town."))
     check_in = forms.BooleanField(label=_("Present tonight"), required=False, initial=True)
     confirm_duplicate = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, clubs, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["club"].queryset = clubs
+
+
+class DistinctionForm(forms.Form):
+    distinction = forms.CharField(label=_("Told apart by"), max_length=40, required=False)
 
 
 class OrganiserForm(forms.Form):

@@ -14,6 +14,7 @@ urlpatterns = [
     path("events/<int:pk>/organisers/", views.event_organiser_add, name="event_organiser_add"),
     path("events/<int:pk>/players/", views.players, name="players"),
     path("events/<int:pk>/players/<int:player>/attendance/", views.attendance, name="attendance"),
+    path("events/<int:pk>/players/<int:player>/distinction/", views.player_distinction, name="player_distinction"),
     path("events/<int:pk>/rounds/new/", views.round_new, name="round_new"),
     path("events/<int:pk>/plan/", views.plan, name="plan"),
     path("events/<int:pk>/schedule/", views.schedule, name="schedule"),
@@ -27,4 +28,5 @@ urlpatterns = [
     path("hands/<int:pk>/correct/", views.hand_correct, name="hand_correct"),
     path("hands/<int:pk>/void/", views.hand_void, name="hand_void"),
     path("transfers/<int:pk>/paid/", views.transfer_paid, name="transfer_paid"),
+    path("transfers/<int:pk>/unpaid/", views.transfer_unpaid, name="transfer_unpaid"),
 ]

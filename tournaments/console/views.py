@@ -27,11 +27,11 @@ from django.views.decorators.http import require_POST
 from games.catalog import GAMES
 
 from .. import draws, policy, results, services
-from ..display import METRIC_HELP, METRIC_LABELS, distinct_names, hands_text, money, number, player_clubs
+from ..display import METRIC_HELP, METRIC_LABELS, hands_text, money, number
 from ..errors import DomainError, RecordRejected
 from ..models import Attendance, Club, Event, Hand, Player, Round, Seat, Session, Table
 from ..selectors import event_money, present_players, standings_document
-from .forms import CorrectForm, EventForm, OrganiserForm, PlanForm, PlayerForm, ReasonForm
+from .forms import CorrectForm, DistinctionForm, EventForm, OrganiserForm, PlanForm, PlayerForm, ReasonForm
 
 VIA = "page"
 
@@ -79,11 +79,8 @@ def _refused(request, error: DomainError) -> None:
 # --- names --------------------------------------------------------------------------------------
 
 def _names(request, player_ids) -> dict:
-    """Player id → the name this organiser sees, told apart by club where two are the same."""
-    visibility = _visibility(request)
-    players = Player.objects.filter(pk__in=set(player_ids))
-    names = {p.pk: visibility.name(p) for p in players}
-    return distinct_names(names, player_clubs(names))
+    """Player id → the name this organiser sees, namesakes told apart (tournaments/names.py)."""
+    return _visibility(request).names(set(player_ids))
 
 
 def _folded(name: str) -> str:
@@ -145,6 +142,11 @@ def event_edit(request, pk: int):
 
 
 def _rules_in_words(event: Event) -> list[str]:
+    confirmation = [_("A second player confirms each hand.")] if event.confirm_hands else []
+    return _game_rules_in_words(event) + confirmation
+
+
+def _game_rules_in_words(event: Event) -> list[str]:
     if event.game == "mu":
         if event.mu_fixed_deals:
             return [ngettext("Every game lasts %(deals)s deal.", "Every game lasts %(deals)s deals.",
@@ -243,7 +245,8 @@ def players(request, pk: int):
         else:
             try:
                 player = services.player_create(by_user=request.user, via=VIA, name=name, clubs=[club],
-                                                initials_only=form.cleaned_data["initials_only"])
+                                                initials_only=form.cleaned_data["initials_only"],
+                                                distinction=form.cleaned_data["distinction"].strip())
                 if form.cleaned_data["check_in"]:
                     services.player_check_in(event=event, player=player, by_user=request.user, via=VIA)
             except DomainError as error:
@@ -259,11 +262,15 @@ def players(request, pk: int):
         members = visibility.filter_by_name(members, query)
     attendance = {a.player_id: a for a in Attendance.objects.filter(event=event)}
     seated_now = set(Seat.objects.filter(round__event=event).values_list("player_id", flat=True))
+    members = list(members)
+    shown = visibility.names(members)
     rows = []
     for player in members:
         rows.append({
-            "player": player, "name": visibility.name(player), "attendance": attendance.get(player.pk),
+            "player": player, "name": shown[player.pk], "plain_name": visibility.name(player),
+            "attendance": attendance.get(player.pk),
             "same_name": counts[_folded(player.name)], "played": player.pk in seated_now,
+            "may_tell_apart": policy.may(request.user, "change_player", player),
         })
     present = sum(1 for a in attendance.values() if a.present)
     return render(request, "console/players.html", {
@@ -289,6 +296,25 @@ def attendance(request, pk: int, player: int):
     if not url_has_allowed_host_and_scheme(back, allowed_hosts=None) or not back.startswith("/"):
         back = reverse("console:players", args=[event.pk])
     return redirect(f"{back}#player-{target.pk}")
+
+
+@login_required
+@require_POST
+def player_distinction(request, pk: int, player: int):
+    """What tells a player apart from his namesakes, set from the players' list."""
+    event = _event(request, pk)
+    target = get_object_or_404(_visibility(request).players().filter(clubs=event.club, anonymised=False), pk=player)
+    _require(request, "change_player", target)
+    form = DistinctionForm(request.POST)
+    if form.is_valid():
+        try:
+            services.player_update(player=target, by_user=request.user, via=VIA,
+                                   distinction=form.cleaned_data["distinction"].strip())
+        except DomainError as error:
+            _refused(request, error)
+        else:
+            messages.success(request, _("Saved: %(name)s.") % {"name": _visibility(request).names([target])[target.pk]})
+    return redirect(reverse("console:players", args=[event.pk]) + f"#player-{target.pk}")
 
 
 # --- rounds and draws ---------------------------------------------------------------------------
@@ -625,6 +651,20 @@ def transfer_paid(request, pk: int):
     _require(request, "change_transfer", transfer)
     try:
         results.transfer_mark_paid(transfer=transfer, by_user=request.user, via=VIA)
+    except DomainError as error:
+        _refused(request, error)
+    return redirect(reverse("console:money", args=[transfer.session.table.round.event_id]) + f"#transfer-{transfer.pk}")
+
+
+@login_required
+@require_POST
+def transfer_unpaid(request, pk: int):
+    """Take back a "paid" tick given by mistake (audited, with the reason)."""
+    transfer = get_object_or_404(_visibility(request).transfers().select_related("session__table__round"), pk=pk)
+    _require(request, "change_transfer", transfer)
+    try:
+        results.transfer_mark_unpaid(transfer=transfer, by_user=request.user, via=VIA,
+                                     reason=request.POST.get("reason", "").strip()[:2000])
     except DomainError as error:
         _refused(request, error)
     return redirect(reverse("console:money", args=[transfer.session.table.round.event_id]) + f"#transfer-{transfer.pk}")

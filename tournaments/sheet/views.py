@@ -20,6 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import formats
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -90,7 +91,8 @@ def running_sheet(table: Table, visibility: policy.Visibility) -> dict:
     hand and its dealer, and how the session ended (with the Maumau payments)."""
     event = table.round.event
     seats = _seats(table)
-    names = [visibility.name(seat.player) for seat in seats]
+    shown = visibility.names(seat.player for seat in seats)
+    names = [shown[seat.player_id] for seat in seats]
     short = short_names(names)
     rules = SessionRules.for_event(event, len(seats))
     session = results.current_session(table, create=False)
@@ -120,13 +122,29 @@ def running_sheet(table: Table, visibility: policy.Visibility) -> dict:
              "cents": t.cents, "paid": t.paid}
             for t in session.transfers.order_by("-cents", "id")
         ]
+    words = game_words(event.game)
     return {
         "event": event, "table": table, "names": names, "short_names": short, "rows": rows, "totals": totals, "session": session,
         "summary": summary, "next": upcoming,
         "next_dealer": None if not upcoming or upcoming["dealer"] is None else names[upcoming["dealer"]],
         "ended": _end_reason(session, rules) if session and session.status != Session.Status.OPEN else "",
-        "transfers": transfers,
+        "transfers": transfers, "words": words,
+        "next_text": words["next"] % {"number": upcoming["hand"], "name": names[upcoming["dealer"]]}
+        if upcoming and upcoming["dealer"] is not None else "",
     }
+
+
+def game_words(game: str) -> dict:
+    """The sheet's words for one hand in the game's own terms: Maumau plays games, Mit List und
+    Tücke rounds (rules/list-und-tuecke.md), Mü hands (deals)."""
+    if game == "maumau":
+        return {"hand": _("Game"), "enter": _("Enter game"), "who_enters": _("Who enters this game?"),
+                "none": _("No game yet."), "next": _("Next: game %(number)s, dealt by %(name)s.")}
+    if game == "lut":
+        return {"hand": _("Round"), "enter": _("Enter round"), "who_enters": _("Who enters this round?"),
+                "none": _("No round yet."), "next": _("Next: round %(number)s, dealt by %(name)s.")}
+    return {"hand": _("Hand"), "enter": _("Enter hand"), "who_enters": _("Who enters this hand?"),
+            "none": _("No hand yet."), "next": _("Next: hand %(number)s, dealt by %(name)s.")}
 
 
 def _config(table: Table, names: list[str], *, token: str | None, running_url: str, seat: int | None) -> dict:
@@ -145,7 +163,8 @@ def _config(table: Table, names: list[str], *, token: str | None, running_url: s
 
 def _texts(game: str) -> dict:
     """The sheet script's sentences, in the request's language (``%(name)s`` filled in there)."""
-    hand_label = {"mu": _("Deal %(number)s"), "maumau": _("Game %(number)s")}.get(game, _("Hand %(number)s"))
+    hand_label = {"mu": _("Deal %(number)s"), "maumau": _("Game %(number)s"),
+                  "lut": _("Round %(number)s")}.get(game, _("Hand %(number)s"))
     return {
         "hand": hand_label, "fixing": _("Fix hand %(number)s"), "deals": _("%(name)s deals"),
         "waiting": _("waiting"), "sending": _("sending…"), "sent": _("sent"), "rejected": _("rejected"),
@@ -166,6 +185,17 @@ def _texts(game: str) -> dict:
     }
 
 
+def _mu_colours():
+    """Mü's colours by code: (short label for the button, full name), in the reader's language."""
+    return {
+        "R": (pgettext("colour initial", "R"), _("red")),
+        "Y": (pgettext("colour initial", "Y"), _("yellow")),
+        "G": (pgettext("colour initial", "G"), _("green")),
+        "B": (pgettext("colour initial", "B"), _("blue")),
+        "K": (pgettext("colour initial", "K"), _("black")),
+    }
+
+
 def _render_sheet(request, table: Table, *, token: str | None, running_url: str, seat: int | None):
     visibility = policy.visibility(request.user)
     context = running_sheet(table, visibility)
@@ -177,10 +207,10 @@ def _render_sheet(request, table: Table, *, token: str | None, running_url: str,
         "seats": list(enumerate(names)),
         "game": table.round.event.game,
         "bids": range(0, min(mu.HAND_SIZE.get(players, 12), 8) + 1),
-        "mu_colours": [(c, mu.COLOUR_NAMES[c]) for c in mu.COLOURS],
+        "mu_colours": [(c, *_mu_colours()[c]) for c in mu.COLOURS],
         "digits": list(mu.DIGITS),
         "lut_colours": [("B", _("blue")), ("G", _("green")), ("R", _("red")), ("Y", _("yellow"))],
-        "suits": [("C", "♣", _("clubs")), ("S", "♠", _("spades")), ("H", "♥", _("hearts")), ("D", "♦", _("diamonds"))],
+        "suits": [("C", "♣", pgettext("card suit", "clubs")), ("S", "♠", _("spades")), ("H", "♥", _("hearts")), ("D", "♦", _("diamonds"))],
         "ranks": list("789TJQKA"),
         "my_seat": seat,
     })
@@ -264,7 +294,8 @@ def table_cards(request, pk: int):
     cards = []
     for table in round_.tables.prefetch_related(seats).order_by("number"):
         url = request.build_absolute_uri(reverse("sheet:table", args=[table.scorer_token]))
-        players = [visibility.name(seat.player) for seat in table.seats.all()]
+        shown = visibility.names(seat.player for seat in table.seats.all())
+        players = [shown[seat.player_id] for seat in table.seats.all()]
         cards.append({
             "table": table, "players": players, "url": url, "qr": qr_svg(url),
             "first_dealer": None if table.first_dealer is None or table.first_dealer >= len(players)

@@ -1,0 +1,92 @@
+"""Players as people recognise them: the one rule that tells namesakes apart.
+
+A player is shown by the name the viewer may see (``Visibility.name``: the real name, the initials
+he agreed to, or ``#id`` once deleted). Where another player is shown by the same name, the name
+gets an addition in brackets, the first of these that is his alone among those namesakes:
+
+1. what an organiser set to tell him apart (``Player.distinction``: a nickname, a middle initial,
+   the town), shown only to viewers who see his real name (it could give away a player who shows
+   initials only);
+2. his clubs, where they differ from his namesakes' clubs;
+3. his place among the namesakes by registration ("Max Müller (2)"), never the internal id.
+
+Namesakes are looked for among all players, not only the ones on the page, so that a player has
+the same name on the sheet, the table card, the room screen, the standings and the CSV.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING, Iterable
+
+from django.db.models import BooleanField, Case, Q, Value, When
+
+from .models import Membership, Player
+
+if TYPE_CHECKING:
+    from .policy import Visibility
+
+
+def shown_names(visibility: Visibility, players: Iterable[Player | int]) -> dict[int, str]:
+    """Player id → the name ``visibility``'s user sees, namesakes told apart (the module's rule)."""
+    ids = {p if isinstance(p, int) else p.pk for p in players}
+    if not ids:
+        return {}
+    seen = _seen(visibility, Player.objects.filter(pk__in=ids))
+    names = {row["pk"]: _base(row) for row in seen}
+    live = {row["pk"]: names[row["pk"]] for row in seen if not row["anonymised"]}
+    if not live:
+        return names
+    # Everyone shown by one of these names (real names where seen, the stored public name else).
+    candidates = _seen(visibility, Player.objects.filter(anonymised=False).filter(
+        Q(name__in=set(live.values())) | Q(shown_name__in=set(live.values()))))
+    groups: dict[str, list[dict]] = defaultdict(list)
+    for row in candidates:
+        groups[_base(row)].append(row)
+    groups = {name: rows for name, rows in groups.items() if len(rows) > 1 and name in set(live.values())}
+    if not groups:
+        return names
+    clubs: dict[int, list[str]] = defaultdict(list)
+    for player, club in (Membership.objects.filter(player__in=[r["pk"] for rows in groups.values() for r in rows])
+                         .order_by("club__name").values_list("player", "club__name")):
+        clubs[player].append(club)
+    for name, rows in groups.items():
+        rows.sort(key=lambda row: row["pk"])
+        additions = _additions(rows, clubs)
+        for row in rows:
+            if row["pk"] in live:
+                names[row["pk"]] = f"{name} ({additions[row['pk']]})"
+    return names
+
+
+def _seen(visibility: Visibility, players) -> list[dict]:
+    """The players' name fields with ``real``: whether this viewer sees the real name."""
+    real = Value(True) if visibility.staff else Case(
+        When(visibility.real_names_q(), then=Value(True)), default=Value(False), output_field=BooleanField())
+    return list(players.annotate(real=real).order_by("pk").values(
+        "pk", "name", "shown_name", "initials_only", "anonymised", "distinction", "real"))
+
+
+def _base(row: dict) -> str:
+    if row["anonymised"]:
+        return f"#{row['pk']}"
+    return row["name"] if row["real"] else row["shown_name"]
+
+
+def _additions(rows: list[dict], clubs: dict[int, list[str]]) -> dict[int, str]:
+    """Player id → the addition that is his alone among ``rows`` (namesakes, by id)."""
+    def unique(labels: dict[int, str]) -> set[int]:
+        counts: dict[str, int] = defaultdict(int)
+        for label in labels.values():
+            counts[label] += 1
+        return {pk for pk, label in labels.items() if label and counts[label] == 1}
+
+    result: dict[int, str] = {}
+    distinctions = {r["pk"]: r["distinction"].strip() if r["real"] else "" for r in rows}
+    for pk in unique(distinctions):
+        result[pk] = distinctions[pk]
+    club_names = {r["pk"]: ", ".join(clubs.get(r["pk"], [])) for r in rows}
+    for pk in unique(club_names) - set(result):
+        result[pk] = club_names[pk]
+    for place, row in enumerate(rows, start=1):
+        result.setdefault(row["pk"], str(place))
+    return result
