@@ -23,6 +23,8 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.dispatch import receiver
 from django.urls import path
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from . import policy
 from .signals import results_visibility_changed, table_results_changed
@@ -129,6 +131,20 @@ def _results_visibility_changed(sender, event_id: int, **kwargs) -> None:
     announce(event_id, public=True)
 
 
+# What a channel layer raises when its server cannot be reached (redis-py's errors, and the socket's).
+LAYER_ERRORS = (OSError, RedisConnectionError, RedisTimeoutError)
+
+
+async def _with_layer(layer, call):
+    """``call(layer)``, once more after a connection error: the first command after Redis came back
+    may meet a connection the outage broke; the retry gets a fresh one."""
+    try:
+        return await call(layer)
+    except LAYER_ERRORS:
+        await asyncio.sleep(0.05)
+        return await call(layer)
+
+
 # Close codes of the live socket (4000-4999: the application's own). The page polls meanwhile
 # (static/stich/live.js) and connects again.
 CLOSE_NOT_VISIBLE = 4404  # the user may not (or may no longer) see the event
@@ -143,8 +159,9 @@ class EventConsumer(AsyncJsonWebsocketConsumer):
     Who may see the event is asked again, of the one policy, before each message goes out: an
     event unpublished (or an organiser removed) after the socket opened closes it instead of
     pinging. The socket only speaks: whatever a client sends is ignored unread. When the channel
-    layer (Redis) cannot be reached, the socket is closed with 4503 instead of failing, and the
-    layer's broken connections are dropped, so the next socket after Redis returns connects.
+    layer (Redis) cannot be reached, the socket is closed with 4503 instead of failing; a command
+    that meets a connection the outage broke is tried once more, so the first socket after Redis
+    returns connects.
     """
 
     group: str | None = None
@@ -192,29 +209,3 @@ class EventConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_NOT_VISIBLE if not allowed else CLOSE_ROLE_CHANGED)
             return
         await self.send_json({"type": "results_changed", "event": message["event"]})
-
-
-# What a channel layer raises when its server cannot be reached (redis-py's errors derive from
-# ConnectionError / TimeoutError of their own; OSError covers the socket's).
-try:
-    from redis.exceptions import ConnectionError as _RedisConnectionError
-    from redis.exceptions import TimeoutError as _RedisTimeoutError
-
-    LAYER_ERRORS: tuple[type[BaseException], ...] = (OSError, _RedisConnectionError, _RedisTimeoutError)
-except ImportError:  # pragma: no cover - redis comes with channels-redis
-    LAYER_ERRORS = (OSError,)
-
-
-async def _with_layer(layer, call):
-    """``call(layer)``, once more after a connection error: the first command after Redis came back
-    may meet a connection the outage broke; the retry gets a fresh one."""
-    try:
-        return await call(layer)
-    except LAYER_ERRORS:
-        await asyncio.sleep(0.05)
-        return await call(layer)
-
-
-websocket_urlpatterns = [
-    path("ws/events/<int:event>/", EventConsumer.as_asgi()),
-]
