@@ -6,7 +6,7 @@ an organiser typed can never run as code, and no injected script could send the 
 token (in its URL) to another site. The tools that are not ours to write (the admin, DRF's browsable API, Swagger UI and
 Redoc) keep the site-only sources but may use inline script and style.
 
-HTML and JSON are compressed only for requests that carry no credentials (no session cookie, no
+Pages (HTML) are compressed only for requests that carry no credentials (no session cookie, no
 ``Authorization``, no scorer token header): such an answer holds nothing the requester could not
 fetch anyway, so a BREACH-style guess (a secret and a reflected guess in one compressed answer)
 has no secret to find. The CSRF tokens of anonymous forms are masked per response by Django, and
@@ -48,9 +48,10 @@ def carries_credentials(request) -> bool:
 
 
 class AnonymousGZipMiddleware(GZipMiddleware):
-    """Django's GZipMiddleware for requests without credentials only (see the module's docstring)."""
+    """Django's GZipMiddleware for pages (HTML) to requests without credentials only (see the
+    module's docstring). The API's JSON is left as it is: its answers are small and paginated."""
 
     def process_response(self, request, response):
-        if carries_credentials(request):
+        if carries_credentials(request) or not response.get("Content-Type", "").startswith("text/html"):
             return response
         return super().process_response(request, response)

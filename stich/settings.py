@@ -71,7 +71,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # The Content-Security-Policy of every answer, and compression for answers to requests without
+    # The Content-Security-Policy of every answer, and compression of pages for requests without
     # credentials (stich/security.py); above the rest, so they see every answer's final body.
     "stich.security.ContentSecurityPolicyMiddleware",
     "stich.security.AnonymousGZipMiddleware",

@@ -83,6 +83,7 @@ def test_html_is_compressed_for_requests_without_credentials(world):
     assert anonymous["Content-Encoding"] == "gzip"
     assert b"mu cup" in gzip.decompress(anonymous.content)
     assert "Accept-Encoding" in anonymous["Vary"]
+    assert not Client().get("/api/v1/events/", HTTP_ACCEPT_ENCODING="gzip").has_header("Content-Encoding")  # JSON
 
 
 def test_answers_to_requests_with_credentials_are_not_compressed(world):
