@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -62,6 +63,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "csp",
     "channels",
     "tournaments",
     "games",
@@ -70,6 +72,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy of every answer, and compression of pages for requests without
+    # credentials (stich/security.py); above the rest, so they see every answer's final body.
+    "stich.security.ContentSecurityPolicyMiddleware",
+    "stich.security.AnonymousGZipMiddleware",
     # Before anything reads a body: oversized API bodies get the JSON 413.
     "stich.errors.BodySizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -83,6 +89,25 @@ MIDDLEWARE = [
     # Last, as django-axes asks: it turns a locked-out login into its lockout answer.
     "axes.middleware.AxesMiddleware",
 ]
+
+# Scripts and styles from the site only, no inline script; the admin's and the API tools' pages
+# may use inline script and style (stich/security.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF],  # 'self' covers the live pages' WebSocket to the same host
+        "worker-src": [SELF],
+        "manifest-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 ROOT_URLCONF = "stich.urls"
 WSGI_APPLICATION = "stich.wsgi.application"

@@ -28,6 +28,21 @@ def _django_test_settings(request):
     celery_app.conf.task_always_eager = previous
 
 
+@pytest.fixture(autouse=True)
+def _no_content_security_policy_violation(request):
+    """A test that drives the browser fails when a page broke the Content-Security-Policy (an inline
+    script, style or handler, a source of another site): tests/pages/csp.py watches every page."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    browser.violations.clear()
+    yield
+    violations = list(browser.violations)
+    browser.violations.clear()
+    assert not violations, f"Content-Security-Policy violations: {violations[:3]}"
+
+
 def forget_dry_runs(ident: str = "127.0.0.1") -> None:
     """Forget the dry-run throttle's count for one client address. The cache is shared (Redis when
     ``REDIS_URL`` is set) and outlives a test; ``cache.clear()`` would empty the broker's database."""

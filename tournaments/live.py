@@ -23,6 +23,8 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.dispatch import receiver
 from django.urls import path
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from . import policy
 from .signals import results_visibility_changed, table_results_changed
@@ -129,18 +131,55 @@ def _results_visibility_changed(sender, event_id: int, **kwargs) -> None:
     announce(event_id, public=True)
 
 
+# What a channel layer raises when its server cannot be reached (redis-py's errors, and the socket's).
+LAYER_ERRORS = (OSError, RedisConnectionError, RedisTimeoutError)
+
+
+async def _with_layer(layer, call):
+    """``call(layer)``, once more after a connection error: the first command after Redis came back
+    may meet a connection the outage broke; the retry gets a fresh one."""
+    try:
+        return await call(layer)
+    except LAYER_ERRORS:
+        await asyncio.sleep(0.05)
+        return await call(layer)
+
+
+# Close codes of the live socket (4000-4999: the application's own). The page polls meanwhile
+# (static/stich/live.js) and connects again.
+CLOSE_NOT_VISIBLE = 4404  # the user may not (or may no longer) see the event
+CLOSE_ROLE_CHANGED = 4409  # the user's view of the event changed (organiser or not): connect again
+CLOSE_LAYER_DOWN = 4503  # the channel layer cannot be reached now
+
+
 class EventConsumer(AsyncJsonWebsocketConsumer):
     """``/ws/events/<id>/``: sends ``{"type": "results_changed", "event": id}`` on every change the
-    connected user may see. An event the user may not see is refused (closed with 4404)."""
+    connected user may see. An event the user may not see is refused (closed with 4404).
+
+    Who may see the event is asked again, of the one policy, before each message goes out: an
+    event unpublished (or an organiser removed) after the socket opened closes it instead of
+    pinging. The socket only speaks: whatever a client sends is ignored unread. When the channel
+    layer (Redis) cannot be reached, the socket is closed with 4503 instead of failing; a command
+    that meets a connection the outage broke is tried once more, so the first socket after Redis
+    returns connects.
+    """
+
+    group: str | None = None
 
     async def connect(self):
         self.event_id = int(self.scope["url_route"]["kwargs"]["event"])
         allowed, organiser = await database_sync_to_async(self._access)(self.scope.get("user"))
         if not allowed:
-            await self.close(code=4404)
+            await self.close(code=CLOSE_NOT_VISIBLE)
             return
-        self.group = organisers_group(self.event_id) if organiser else public_group(self.event_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        group = organisers_group(self.event_id) if organiser else public_group(self.event_id)
+        try:
+            await _with_layer(self.channel_layer, lambda layer: layer.group_add(group, self.channel_name))
+        except LAYER_ERRORS:
+            log.warning("live socket of event %s refused: the channel layer cannot be reached", self.event_id)
+            await self.close(code=CLOSE_LAYER_DOWN)
+            return
+        self.group, self.organiser = group, organiser
         await self.accept()
 
     def _access(self, user) -> tuple[bool, bool]:
@@ -151,13 +190,22 @@ class EventConsumer(AsyncJsonWebsocketConsumer):
         return True, visibility.organises(event)
 
     async def disconnect(self, code):
-        if getattr(self, "group", None):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        group, self.group = self.group, None
+        if group:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except LAYER_ERRORS:  # the group's entry expires by itself (the layer's group_expiry)
+                log.warning("live socket of event %s: could not leave its group", self.event_id)
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        """Nothing a client sends means anything here: not read, not logged."""
 
     async def results_changed(self, message):
+        if self.group is None:  # closing
+            return
+        allowed, organiser = await database_sync_to_async(self._access)(self.scope.get("user"))
+        if not allowed or organiser != self.organiser:
+            await self.disconnect(None)
+            await self.close(code=CLOSE_NOT_VISIBLE if not allowed else CLOSE_ROLE_CHANGED)
+            return
         await self.send_json({"type": "results_changed", "event": message["event"]})
-
-
-websocket_urlpatterns = [
-    path("ws/events/<int:event>/", EventConsumer.as_asgi()),
-]

@@ -53,13 +53,20 @@ def counts(hand: Hand) -> bool:
     return not hand.voided and hand.result is not None and not hand.unconfirmed
 
 
+def started_direction(record: dict) -> int:
+    """The direction a Maumau record starts in: ``direction``, clockwise when absent (records.md:
+    ``null`` counts as absent)."""
+    direction = record.get("direction")
+    return 1 if direction is None else direction
+
+
 def played(hand: Hand) -> PlayedHand:
     """A stored hand as the session's rules see it: the one place that decides what a hand counts
     for (a voided hand keeps its slot and scores nothing)."""
     record = hand.record or {}
     return PlayedHand(
         dealer=hand.dealer, voided=hand.voided, result=hand.result,
-        full=record.get("summary") is None, direction=record.get("direction", 1), counts=counts(hand),
+        full=record.get("summary") is None, direction=started_direction(record), counts=counts(hand),
     )
 
 
@@ -101,7 +108,7 @@ def _check_continues(record: dict, rules: SessionRules, expected: Expected) -> N
             Code.WRONG_DEALER, f"hand {expected.number} is dealt by seat {expected.dealer}, not seat {record['dealer']}", "/dealer"
         )
     if rules.game == "maumau" and expected.direction is not None and record.get("summary") is None:
-        direction = record.get("direction", 1)
+        direction = started_direction(record)
         if direction != expected.direction:
             raise RecordError(
                 Code.WRONG_DIRECTION,

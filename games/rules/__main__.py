@@ -1,7 +1,9 @@
 """``python -m games.rules FILE...``: validate record files, print each answer or error as JSON.
 
-A file holds one record, or a Maumau series (an object with ``records``). Exit status 1 if any file
-was rejected, 2 if a file could not be read as JSON.
+A file holds one record, or a Maumau series (an object with ``records``). Each line is
+``{"file", "ok": true, "result"}``, ``{"file", "ok": false, "error": {code, message, path}}`` (a code of
+``games.rules.Code``) or, for a file that is not UTF-8 JSON, ``{"file", "ok": false, "unreadable": reason}``.
+Exit status 1 if any file was rejected, 2 if a file could not be read as JSON.
 """
 from __future__ import annotations
 
@@ -28,7 +30,8 @@ def main(argv: list[str] | None = None) -> int:
             with open(name, encoding="utf-8") as handle:
                 document = json.load(handle)
         except (OSError, ValueError) as exc:
-            print(json.dumps({"file": name, "ok": False, "error": {"code": "unreadable", "message": str(exc), "path": ""}}))
+            # Not a record the engine judged, so no error code of games.rules.Code: the reason only.
+            print(json.dumps({"file": name, "ok": False, "unreadable": str(exc)}, ensure_ascii=False))
             status = max(status, 2)
             continue
         try:

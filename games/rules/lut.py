@@ -313,7 +313,9 @@ class Round:
             return bad_card(card, self.deck, path)
         holder = next((s for s, hand in enumerate(self.hands) if code in hand), None)
         if holder is None:
-            return RecordError(Code.DUPLICATE_CARD, f"seat {seat} plays {card}, which has already been played", path)
+            # As in Mü: a card played again is one the seat no longer holds, a move against the
+            # rules (card_not_held); duplicate_card is for a deal or a pick that names a card twice.
+            return RecordError(Code.CARD_NOT_HELD, f"seat {seat} plays {card}, which has already been played", path)
         return RecordError(
             Code.CARD_NOT_HELD, f"seat {seat} plays {card}, which he does not hold: it is in seat {holder}'s hand", path
         )

@@ -252,7 +252,7 @@ def validate(record: dict) -> dict:
     if full:
         answer = _validate_full(record, variant, dealer, deck)
     else:
-        answer = _validate_summary(record, variant)
+        answer = _validate_summary(record, variant, deck)
     return check_claimed(record, answer)
 
 
@@ -647,6 +647,19 @@ def _trump_value(value, path: str, allow_none: bool) -> str:
     return value
 
 
+def _summary_trump(value, path: str, allow_none: bool, deck: _Deck) -> str:
+    """records.md, Mü summary: a summary that gives ``colours`` names trump colours among them (the
+    display, which would decide it in a full record, is unknown); without ``colours`` any colour."""
+    trump = _trump_value(value, path, allow_none)
+    if trump in COLOUR_NAMES and trump not in deck.colours:
+        raise RecordError(
+            Code.BAD_TRUMP,
+            f"{_trump_text(trump)} is not in play in this deal (colours {', '.join(deck.colours)})",
+            path,
+        )
+    return trump
+
+
 def _display_trump(value: Any, path: str, role: str, seat: int, display: list[str], allow_none: bool) -> str:
     """§4: a colour or digit that lies in the chooser's display (the Chef may also say none)."""
     trump = _trump_value(value, path, allow_none)
@@ -693,7 +706,7 @@ def _reject_follow(number: int, trick: list, position: int, seat: int, hand: lis
 # --- summary records ----------------------------------------------------------------------------
 
 
-def _validate_summary(record: dict, variant: Variant) -> dict:
+def _validate_summary(record: dict, variant: Variant, deck: _Deck) -> dict:
     summary = require_object(record.get("summary"), "/summary", "summary")
     players, hand_size = variant.players, variant.hand_size
     bids = require_int_list(summary.get("bids"), players, "/summary/bids", f"bids with {players} players",
@@ -761,11 +774,11 @@ def _validate_summary(record: dict, variant: Variant) -> dict:
     # trumps and partner
     vice_trump = chef_trump = partner = None
     if vice is not None:
-        vice_trump = _trump_value(summary.get("vice_trump"), "/summary/vice_trump", allow_none=False)
+        vice_trump = _summary_trump(summary.get("vice_trump"), "/summary/vice_trump", False, deck)
     else:
         absent("vice_trump", "there is no Vize" if played else after_end)
     if played:
-        chef_trump = _trump_value(summary.get("chef_trump"), "/summary/chef_trump", allow_none=True)
+        chef_trump = _summary_trump(summary.get("chef_trump"), "/summary/chef_trump", True, deck)
         if chef_trump == vice_trump:
             raise RecordError(
                 Code.TRUMP_TAKEN,

@@ -199,8 +199,10 @@ def _lut_card(players: int) -> dict:
 def _lut_full(players: int) -> dict:
     card = _lut_card(players)
     colours = {"enum": list(lut.COLOURS)}
-    keep = {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"},
-            "additionalProperties": _optional(_array(colours, 2))}
+    # A seat's choice under its number; any other member only null (null counts as absent; the
+    # engine refuses a non-null member that names no seat due to choose, keep_unexpected).
+    keep = {"type": "object", "patternProperties": {"^[0-9]+$": _optional(_array(colours, 2))},
+            "additionalProperties": _null()}
     trick = _object({
         "cards": _array(card, most=players),
         "pick": _optional(_array(card, lut.DECKS[players].first_share)),
@@ -288,7 +290,12 @@ def _openapi(node: Any) -> Any:
         return node
     result: dict = {}
     for key, value in node.items():
-        if key in ("$schema", "propertyNames"):
+        if key == "$schema":
+            continue
+        if key == "patternProperties":  # not in OpenAPI 3.0: any member may then be what a pattern allows
+            result["additionalProperties"] = _openapi({"anyOf": [*value.values(), node.get("additionalProperties", {})]})
+            continue
+        if key == "additionalProperties" and "patternProperties" in node:
             continue
         if key == "const":
             result["enum"] = [value]

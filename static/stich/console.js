@@ -1,7 +1,12 @@
-/* The console's swap by tapping: tap a player of the draw, then another; the two are swapped
-   (the form's selects are filled and it is sent). Without JavaScript the selects do the same. */
+/* The console's small scripts. A print button (the schedule). The swap by tapping: tap a player of
+   the draw, then another; the two are swapped (the form's selects are filled and it is sent).
+   Without JavaScript the selects do the same. */
 (function () {
   "use strict";
+  // no inline handler: the Content-Security-Policy allows none
+  document.querySelectorAll("button[data-print]").forEach(function (button) {
+    button.addEventListener("click", function () { window.print(); });
+  });
   var form = document.querySelector("form[data-swap]");
   if (!form) return;
   var chosen = null;

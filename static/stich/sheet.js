@@ -5,6 +5,11 @@
 // survives a reload or a closed tab) until the server has it. Hands go out one at a time, in
 // order, with ?hand=N: a retry of a hand the server already stored answers the same receipt, and
 // a hand whose slot someone else took is refused instead of stored twice.
+//
+// The sheet never jams: a hand the server refuses (4xx) is shown with the reason and the field, to
+// fix or discard; a server error (5xx, 429) or a lost connection is retried with a growing pause
+// (RETRY_FIRST doubling to RETRY_MOST, or the server's Retry-After), and the sheet says so. Later
+// hands wait behind it, each saying for which hand.
 import * as forms from "./sheet-forms.js";
 
 const cfg = JSON.parse(document.getElementById("sheet-config").textContent);
@@ -25,6 +30,15 @@ function load() {
   } catch {
     return [];
   }
+}
+
+const RETRY_FIRST = 2000; // ms
+const RETRY_MOST = 60000;
+
+/** The pause before the ``attempts``-th retry: doubling from RETRY_FIRST, at most RETRY_MOST. */
+function backOff(attempts, retryAfterSeconds) {
+  const grown = Math.min(RETRY_MOST, RETRY_FIRST * 2 ** Math.max(0, attempts - 1));
+  return Math.max(grown, (retryAfterSeconds || 0) * 1000);
 }
 
 let queue = load();
@@ -254,9 +268,13 @@ form.addEventListener("submit", (event) => {
   }
 });
 
+/** The server's reason for a refusal, and the field it concerns (a JSON Pointer, or the form's fields). */
 function describe(error) {
   if (!error) return "";
-  return error.path !== undefined ? `${error.message} (${error.path || "/"})` : error.message || String(error);
+  const reason = error.message || error.detail || `HTTP ${error.status}`;
+  const fields = Object.entries(error.fields || {}).map(([name, problems]) => `${name}: ${[].concat(problems).join(" ")}`);
+  const where = error.path !== undefined ? ` (${error.path || "/"})` : "";
+  return [`${reason}${where}`, ...fields].join(" · ");
 }
 
 async function sendOne(entry) {
@@ -271,13 +289,38 @@ async function sendOne(entry) {
   try {
     body = await response.json();
   } catch {
-    body = { message: response.statusText };
+    body = {}; // a proxy's page, not the API's JSON
   }
-  if (response.status === 429 || response.status >= 500) return { retry: true };
-  return { error: body, status: response.status };
+  if (typeof body !== "object" || body === null || Array.isArray(body)) body = { message: String(body) };
+  const error = { ...body, status: response.status };
+  if (!error.message && !error.detail) error.message = `HTTP ${response.status} ${response.statusText}`.trim();
+  if (response.status === 429 || response.status >= 500) {
+    return { retry: true, error, retryAfter: Number(response.headers.get("Retry-After")) || 0 };
+  }
+  return { error };
 }
 
 let retryTimer = null;
+let tickTimer = null;
+
+/** The next try of a hand the server could not take now (its pause grows with each attempt). */
+function postpone(entry, outcome) {
+  entry.attempts = (entry.attempts || 0) + 1;
+  entry.state = "retrying";
+  entry.error = outcome.error || null; // null: no connection
+  entry.retryAt = Date.now() + backOff(entry.attempts, outcome.retryAfter);
+}
+
+function schedule() {
+  clearTimeout(retryTimer);
+  clearInterval(tickTimer);
+  // Hands go in order: only the first one not yet sent decides when to try again.
+  const first = queue.find((entry) => entry.state !== "sent");
+  if (!first || first.state === "rejected") return; // it waits for the table: fix or discard
+  const next = first.retryAt || Date.now() + 5000;
+  retryTimer = setTimeout(flush, Math.max(0, next - Date.now()));
+  if (first.state === "retrying") tickTimer = setInterval(renderQueue, 1000); // its countdown
+}
 
 async function flush() {
   if (flushing) return;
@@ -293,24 +336,28 @@ async function flush() {
     for (const entry of queue) {
       if (entry.state === "sent") continue;
       if (entry.state === "rejected") break; // later hands wait until this one is fixed
+      if (entry.retryAt && entry.retryAt > Date.now()) break; // its pause is not over; later hands wait
       entry.state = "sending";
       renderQueue();
       let outcome;
       try {
         outcome = await sendOne(entry);
       } catch {
-        outcome = { retry: true }; // no connection
+        outcome = { retry: true, error: null }; // no connection
       }
       if (outcome.sent) {
         entry.state = "sent";
+        delete entry.error;
+        delete entry.retryAt;
         changed = true;
       } else if (outcome.retry) {
-        entry.state = "waiting";
-        setConnection(false);
+        postpone(entry, outcome);
+        if (!outcome.error) setConnection(false);
         break;
       } else {
         entry.state = "rejected";
         entry.error = outcome.error;
+        delete entry.retryAt;
         break;
       }
       save();
@@ -323,8 +370,7 @@ async function flush() {
     renderQueue();
   }
   if (changed) await refreshRunning();
-  clearTimeout(retryTimer);
-  if (queue.some((entry) => entry.state === "waiting")) retryTimer = setTimeout(flush, 5000);
+  schedule();
 }
 
 function setConnection(online) {
@@ -339,6 +385,9 @@ function renderQueue() {
   const now = server();
   const shown = queue.filter((entry) => entry.state !== "sent" || now.hand === null || entry.hand >= now.hand - 3);
   $("#queue-section").hidden = shown.length === 0;
+  // the first hand that holds up the others: refused, or waiting for its next try
+  const blocker = queue.find((entry) => entry.state === "rejected" || entry.state === "retrying");
+  let behind = false;
   for (const entry of shown) {
     const item = document.createElement("li");
     item.className = `entry state-${entry.state}`;
@@ -351,9 +400,25 @@ function renderQueue() {
     state.className = "state";
     state.textContent = text[entry.state] || entry.state;
     item.append(label, state);
+    if (entry.state === "retrying") {
+      const note = document.createElement("p");
+      note.className = "reason";
+      const seconds = Math.max(0, Math.ceil(((entry.retryAt || Date.now()) - Date.now()) / 1000));
+      const why = entry.error ? format(text.serverError, { status: entry.error.status }) : text.offline;
+      note.textContent = `${why} ${format(text.retryIn, { seconds, attempt: entry.attempts || 1 })}`;
+      item.append(note);
+    }
+    if (behind && entry.state !== "sent") {
+      const note = document.createElement("p");
+      note.className = "reason waits";
+      note.textContent = format(text.waitsFor, { hand: format(text.hand, { number: blocker.hand }) });
+      item.append(note);
+    }
+    if (entry === blocker) behind = true;
     if (entry.state === "rejected") {
       const reason = document.createElement("p");
       reason.className = "reason";
+      if (entry.error && entry.error.path !== undefined) reason.dataset.path = entry.error.path;
       reason.textContent = describe(entry.error);
       const fix = button(text.fix, () => startFix(entry));
       fix.className = "fix";
@@ -409,6 +474,7 @@ function discardEntry(entry) {
     }
     later.key = newKey(); // another record or slot: another submission
     later.state = "waiting";
+    delete later.retryAt;
   }
   if (editing === entry.key) editing = null;
   save();
@@ -553,7 +619,12 @@ $("#record-enter").addEventListener("click", () => {
 forms.setup(form, ctx);
 form.addEventListener("input", liveCheck);
 form.addEventListener("change", liveCheck);
-window.addEventListener("online", () => { setConnection(true); flush(); });
+window.addEventListener("online", () => {
+  // the connection is back: the hands that waited for it go now
+  queue.forEach((entry) => { if (entry.state === "retrying" && !entry.error) delete entry.retryAt; });
+  setConnection(true);
+  flush();
+});
 window.addEventListener("offline", () => setConnection(false));
 setConnection(navigator.onLine);
 decorateRunning();

@@ -404,3 +404,20 @@ def test_who_may_submit_is_decided_before_the_body_is_read(world, who, status):
     allowed = client_for(world.organiser).post(f"/api/v1/tables/{table.pk}/hands/", data="{not json",
                                                content_type="application/json")
     assert allowed.status_code == 400
+
+
+def test_maumau_direction_null_counts_as_absent_as_the_engine_says(world):
+    # records.md: null counts as absent, so a game whose direction is null starts clockwise
+    table = world.events["maumau"].rounds.get().tables.first()
+    client = client_for(world.organiser)
+    rng = random.Random(12)
+    record = next_record("maumau", rng, 4, None, table.first_dealer)
+    record["direction"] = None
+    assert validate(record)["scores"]
+    response = client.post(f"/api/v1/tables/{table.pk}/hands/", record, format="json")
+    assert response.status_code == 201, response.json()
+    following = next_record("maumau", rng, 4, response.json()["session"])
+    if following.get("direction") == 1:
+        following["direction"] = None
+    response = client.post(f"/api/v1/tables/{table.pk}/hands/", following, format="json")
+    assert response.status_code == 201, response.json()

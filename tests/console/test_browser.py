@@ -134,10 +134,12 @@ def test_an_organiser_runs_an_evening_through_the_console(asgi_server, new_page,
         enter(finger, number)
     page.wait_for_selector('#board [data-table="1"][data-state="playing"]')
     # The board follows the table's phone by itself (server push), hand by hand.
-    page.wait_for_function("""document.querySelector('#board [data-table="1"]').innerText.includes('2 hands of 4')""")
+    # (a function, not an expression: Playwright evaluates an expression with eval, which the
+    # page's Content-Security-Policy refuses)
+    page.wait_for_function("""() => document.querySelector('#board [data-table="1"]').innerText.includes('2 hands of 4')""")
     for table in tables:
         play_table(base, table, token, rng)
-    page.wait_for_function("document.querySelectorAll('#board [data-state=finished]').length === 3")
+    page.wait_for_function("() => document.querySelectorAll('#board [data-state=finished]').length === 3")
     assert page.evaluate("window.__notReloaded") is True
     photograph(page.url, "console-board", login=login)
 

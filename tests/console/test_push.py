@@ -134,3 +134,138 @@ def test_a_burst_of_changes_goes_out_as_one_message_per_group(monkeypatch):
     live.announce(7, public=False)  # a later change is announced again
     time.sleep(5 * live.COALESCE_SECONDS)
     assert sent[-1] == (live.organisers_group(7), {"type": "results.changed", "event": 7}) and len(sent) == 4
+
+
+def socket_to(event_id: int, user=None) -> WebsocketCommunicator:
+    from django.contrib.auth.models import AnonymousUser
+
+    from tournaments.live import EventConsumer
+
+    communicator = WebsocketCommunicator(EventConsumer.as_asgi(), f"/ws/events/{event_id}/")
+    communicator.scope["url_route"] = {"kwargs": {"event": event_id}}
+    communicator.scope["user"] = user or AnonymousUser()
+    return communicator
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_opened_before_its_event_was_unpublished_hears_no_more(world, settings):
+    from asgiref.sync import sync_to_async
+
+    from tournaments import live, services
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    event = world.events["mu"]
+
+    async def scenario():
+        public, organiser = socket_to(event.pk), socket_to(event.pk, world.organiser)
+        assert (await public.connect())[0] and (await organiser.connect())[0]
+        layer = get_channel_layer()
+        await layer.group_send(live.public_group(event.pk), {"type": "results.changed", "event": event.pk})
+        assert await public.receive_json_from(timeout=2) == {"type": "results_changed", "event": event.pk}
+        await sync_to_async(services.event_update)(event=event, by_user=world.organiser, published=False)
+        # the unpublishing is announced to both groups: the public socket is closed, not pinged
+        assert await public.receive_output(timeout=2) == {"type": "websocket.close", "code": live.CLOSE_NOT_VISIBLE}
+        assert await organiser.receive_json_from(timeout=2) == {"type": "results_changed", "event": event.pk}
+        await layer.group_send(live.public_group(event.pk), {"type": "results.changed", "event": event.pk})
+        assert await public.receive_nothing(timeout=0.3)
+        await organiser.disconnect()
+
+    async_to_sync(scenario)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_frame_from_the_client_is_ignored_quietly(world, settings, caplog):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    event = world.events["mu"]
+
+    async def scenario():
+        socket = socket_to(event.pk)
+        assert (await socket.connect())[0]
+        await socket.send_to(text_data="not JSON {")
+        await socket.send_to(bytes_data=b"\x00\xff")
+        await socket.send_to(text_data='{"type": "results_changed"}')
+        assert await socket.receive_nothing(timeout=0.3)
+        await get_channel_layer().group_send(f"event-{event.pk}", {"type": "results.changed", "event": event.pk})
+        assert (await socket.receive_json_from(timeout=2))["event"] == event.pk  # still connected
+        await socket.disconnect()
+
+    with caplog.at_level("DEBUG"):
+        async_to_sync(scenario)()
+    assert not [record for record in caplog.records if record.levelname in ("ERROR", "CRITICAL") or record.exc_info]
+
+
+class RedisProxy:
+    """A TCP relay to Redis that can be cut and restored: Redis going away and coming back."""
+
+    def __init__(self, host: str, port: int) -> None:
+        import socket
+
+        self.target = (host, port)
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.server, self.writers = None, set()
+
+    async def start(self) -> None:
+        self.server = await asyncio.start_server(self._relay, "127.0.0.1", self.port)
+
+    async def stop(self) -> None:
+        self.server.close()
+        for writer in self.writers:
+            writer.close()
+        self.writers.clear()
+        await self.server.wait_closed()
+
+    async def _relay(self, reader, writer) -> None:
+        upstream_reader, upstream_writer = await asyncio.open_connection(*self.target)
+        self.writers |= {writer, upstream_writer}
+
+        async def pipe(source, sink):
+            try:
+                while data := await source.read(65536):
+                    sink.write(data)
+                    await sink.drain()
+            except OSError:
+                pass
+            finally:
+                sink.close()
+
+        asyncio.ensure_future(pipe(reader, upstream_writer))
+        asyncio.ensure_future(pipe(upstream_reader, writer))
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_the_first_socket_after_redis_returns_connects(world, settings):
+    from urllib.parse import urlsplit
+
+    from tournaments import live
+
+    if not settings.REDIS_URL:
+        pytest.skip("REDIS_URL is not set")
+    address = urlsplit(settings.REDIS_URL)
+    proxy = RedisProxy(address.hostname, address.port or 6379)
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                                           "CONFIG": {"hosts": [f"redis://127.0.0.1:{proxy.port}{address.path}"]}}}
+    event = world.events["mu"]
+
+    async def scenario():
+        await proxy.start()
+        before = socket_to(event.pk)
+        assert (await before.connect())[0]
+        await proxy.stop()  # Redis restarts: the layer's connection is broken
+        await proxy.start()
+        after = socket_to(event.pk)
+        assert (await after.connect())[0]  # not the broken connection's error (a 500)
+        await proxy.stop()  # Redis is gone for a while
+        during = socket_to(event.pk)
+        assert await during.connect() == (False, live.CLOSE_LAYER_DOWN)  # refused cleanly: the page polls
+        await proxy.start()  # and back
+        again = socket_to(event.pk)
+        assert (await again.connect())[0]
+        await get_channel_layer().group_send(live.public_group(event.pk), {"type": "results.changed", "event": event.pk})
+        assert await again.receive_json_from(timeout=3) == {"type": "results_changed", "event": event.pk}
+        await again.disconnect()
+        await proxy.stop()
+
+    async_to_sync(scenario)()

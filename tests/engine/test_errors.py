@@ -74,3 +74,22 @@ def test_malformed_records_and_moves_against_the_rules_are_told_apart(record, ki
     assert error.kind == (MALFORMED if kind is MalformedRecord else ILLEGAL)
     assert type(error.as_dict()["code"]) is str
     assert type(error.prefixed("/records/0")) is kind
+
+
+def test_the_command_line_prints_only_codes_of_the_enumeration(tmp_path, capsys):
+    import json
+
+    from games.rules.__main__ import main
+
+    not_json = tmp_path / "not.json"
+    not_json.write_text("{unfinished")
+    rejected = tmp_path / "rejected.json"
+    rejected.write_text(json.dumps({"game": "mu", "players": 9, "dealer": 0}))
+    accepted = tmp_path / "accepted.json"
+    accepted.write_text(json.dumps({"game": "mu", "players": 4, "dealer": 0, "summary": {"bids": [0, 0, 0, 0]}}))
+    assert main([str(accepted), str(rejected), str(not_json)]) == 2
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["ok"] for line in lines] == [True, False, False]
+    assert Code(lines[1]["error"]["code"]) is Code.OUT_OF_RANGE
+    assert "error" not in lines[2] and lines[2]["unreadable"]
+    assert main([str(rejected)]) == 1

@@ -83,3 +83,65 @@ def test_a_simulated_series_fits_the_series_schema():
     series = maumau.random_series(random.Random(4), 3, games=3)
     assert validator("maumau-series").is_valid(series)
     assert not validator("maumau-series").is_valid({"records": [], "stake_cents": 10})
+
+
+def objects_in(node, path=""):
+    """Every JSON object of a document with its pointer, the root first."""
+    if isinstance(node, dict):
+        yield path, node
+        for key, value in node.items():
+            yield from objects_in(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from objects_in(value, f"{path}/{index}")
+
+
+@pytest.mark.parametrize("game, players", PLAYER_COUNTS)
+def test_every_simulated_record_with_null_members_anywhere_fits_as_the_engine_accepts_it(game, players):
+    # records.md: null counts as absent and unknown members are ignored, in every object of a
+    # record; what the engine accepts, the schema must not refuse
+    for seed in range(4):
+        record = SIMULATORS[game].random_record(random.Random(seed), players, dealer=seed % players)
+        answer = validate(record)
+        for document in (record, summary_of(record, answer)):
+            assert validator(game).is_valid(document)
+            for path, node in list(objects_in(document)):
+                node["remark"] = None
+                node["7"] = None
+            assert validate(document)["scores"] == answer["scores"], path
+            errors = [f"{error.json_path}: {error.message}" for error in validator(game).iter_errors(document)]
+            assert not errors, errors[:1]
+
+
+def lut_round_with_keep() -> dict:
+    record = next(record for record in (lut.random_record(random.Random(seed), 4) for seed in range(500))
+                  if any(trick.get("keep") for trick in record["tricks"]))
+    return record
+
+
+def test_lut_keep_with_a_null_member_that_is_no_seat_fits_the_schema():
+    record = lut_round_with_keep()
+    trick = next(trick for trick in record["tricks"] if trick.get("keep"))
+    trick["keep"]["colours"] = None
+    assert validate(record)
+    assert validator("lut").is_valid(record) and validator("lut-full").is_valid(record)
+    # a non-null member that names no seat is refused by both
+    trick["keep"]["colours"] = ["B", "R"]
+    assert not validator("lut").is_valid(record)
+
+
+def test_maumau_direction_null_fits_the_schema_as_the_engine_accepts_it():
+    record = maumau.random_record(random.Random(2), 3)
+    record["direction"] = None
+    assert validate(record)
+    assert validator("maumau").is_valid(record)
+
+
+def test_the_openapi_dialect_has_no_pattern_properties_and_keeps_null_members_allowed():
+    text = str(openapi_schema("lut"))
+    assert "patternProperties" not in text
+    keep = next(node for _, node in objects_in(openapi_schema("lut-full"))
+                if "keep" in node.get("properties", {}))["properties"]["keep"]
+    member = keep["anyOf"][0]["additionalProperties"]["anyOf"]
+    assert {"nullable": True, "enum": [None]} in member  # any member may be null
+    assert member[0]["anyOf"][0]["minItems"] == 2  # or a seat's two colours

@@ -122,3 +122,70 @@ def test_lut_summary_counts_are_sums_of_whole_takes(players, stack, accepted):
 def test_lut_whole_takes_come_after_the_decks_totals():
     record = lut_sheet(4, {"G": 8, "discarded": 0}, {"G": 7, "discarded": 0})
     assert_rejected(record, "too_many_cards", "/summary/stacks")
+
+
+# --- Mü: a summary that gives colours names trump colours among them ---------------------------------
+
+MU_THREE = {"game": "mu", "players": 3, "dealer": 0, "colours": ["G", "R", "Y"],
+            "summary": {"bids": [2, 5, 0], "chef": 1, "chef_trump": "R", "card_points": [10, 20, 6]}}
+
+
+@pytest.mark.parametrize("trump", ["B", "K"])
+def test_mu_summary_with_colours_refuses_a_trump_colour_not_in_play(trump):
+    record = dict(MU_THREE, summary=dict(MU_THREE["summary"], chef_trump=trump))
+    assert_rejected(record, "bad_trump", "/summary/chef_trump")
+
+
+@pytest.mark.parametrize("trump", ["G", "R", "Y", "1", "7", "0", "none"])
+def test_mu_summary_with_colours_accepts_the_colours_in_play_digits_and_none(trump):
+    record = dict(MU_THREE, summary=dict(MU_THREE["summary"], chef_trump=trump))
+    assert validate(record)["chef"] == 1
+
+
+def test_mu_summary_without_colours_accepts_any_trump_colour():
+    record = dict(MU_THREE, summary=dict(MU_THREE["summary"], chef_trump="K"))
+    del record["colours"]
+    assert validate(record)["chef"] == 1
+    assert validate(dict(record, colours=None))["chef"] == 1  # null counts as absent
+
+
+def test_mu_summary_trump_colour_is_checked_at_the_trump_after_the_members_before_it():
+    # a bad Chef (an earlier member) is reported first; the trump's own pointer otherwise
+    record = dict(MU_THREE, summary=dict(MU_THREE["summary"], chef=0, chef_trump="K"))
+    assert_rejected(record, "chef_not_top", "/summary/chef")
+
+
+# --- LuT: a card played again ------------------------------------------------------------------------
+
+
+def test_lut_card_played_again_is_not_held_as_in_mu():
+    lut_round = lut_simulation.random_record(random.Random(11), 4)
+    tricks = lut_round["tricks"]
+    tricks[1]["cards"][0] = tricks[0]["cards"][0]
+    assert_rejected(lut_round, "card_not_held", "/tricks/1/cards/0")
+    mu_deal = next(record for record in (mu_simulation.random_record(random.Random(seed), 4) for seed in range(50))
+                   if record.get("tricks"))
+    tricks = mu_deal["tricks"]
+    tricks[1][0] = tricks[0][0]
+    assert_rejected(mu_deal, "card_not_held", "/tricks/1/0")
+
+
+# --- LuT: keep's members that name no seat are ignored when null --------------------------------------
+
+
+def test_lut_keep_with_a_null_member_that_is_no_seat_is_accepted():
+    record = keep_round_from_simulation()
+    trick = next(trick for trick in record["tricks"] if trick.get("keep"))
+    answer = validate(record)
+    trick["keep"] = {**trick["keep"], "colours": None, "9": None}
+    assert validate(record) == answer
+    trick["keep"] = {**trick["keep"], "colours": ["B", "R"]}  # a member that is given must name a seat
+    assert_rejected(record, "keep_unexpected", f"/tricks/{record['tricks'].index(trick)}/keep")
+
+
+def keep_round_from_simulation() -> dict:
+    for seed in range(500):
+        record = lut_simulation.random_record(random.Random(seed), 4)
+        if any(trick.get("keep") for trick in record["tricks"]):
+            return record
+    raise AssertionError("no simulated round with a keep")

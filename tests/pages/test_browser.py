@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from .csp import WatchedBrowser
 from .demo import build_demo
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM would refuse to run in it.
@@ -42,7 +43,7 @@ def browser():
     except Exception as error:  # noqa: BLE001 - any launch failure means: no browser here
         playwright.stop()
         pytest.skip(f"Playwright cannot launch {CHROMIUM}: {error}")
-    yield browser
+    yield WatchedBrowser(browser)  # reports Content-Security-Policy violations (tests/conftest.py)
     browser.close()
     playwright.stop()
 
@@ -227,3 +228,26 @@ def test_home_page(site, open_page):
     page.click(f'a[data-event="{events["maumau"].pk}"]')
     assert page.locator("#money").count() == 1  # Maumau: money per player and transfers per series
     screenshots(open_page, f"{base}/", "home")
+
+
+def test_the_policy_watch_sees_an_inline_script_and_the_site_breaks_none(site, browser):
+    # the watch (tests/pages/csp.py) that every browser test relies on reports a violation ...
+    base, events = site
+    context = browser.new_context(**DESKTOP)
+    page = context.new_page()
+    page.route(f"{base}/probe/", lambda route: route.fulfill(
+        status=200, content_type="text/html", headers={"Content-Security-Policy": "script-src 'self'"},
+        body="<!DOCTYPE html><p>probe</p><script>document.title = 'ran'</script>"))
+    page.goto(f"{base}/probe/")
+    page.wait_for_timeout(300)
+    assert page.title() != "ran"
+    assert any(v.get("directive", "").startswith("script-src") or "Content Security Policy" in v.get("console", "")
+               for v in browser.violations)
+    browser.violations.clear()
+    # ... and the site's own pages send the policy and break none of it
+    response = page.goto(base + "/")
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    page.goto(f"{base}/events/{next(iter(events.values())).pk}/")
+    page.wait_for_timeout(300)
+    assert browser.violations == []
+    context.close()

@@ -310,7 +310,7 @@ def test_offline_hands_arrive_once_in_order(live, browser):
     round_([{"B": 4, "G": 2}, {"R": 6, "Y": 4}, {"B": 2, "G": 4, "Y": 2}, {"R": 4, "Y": 2, "G": 2}])
     enter(finger, 1)
     # The sheet keeps itself for a reload without a connection (the service worker serves it).
-    page.wait_for_function("caches.open('stich-sheet-v1').then(c => c.match(location.href, {ignoreVary: true}))"
+    page.wait_for_function("() => caches.open('stich-sheet-v1').then(c => c.match(location.href, {ignoreVary: true}))"
                            ".then(Boolean)", timeout=TIMEOUT)
     context.set_offline(True)
     round_([{"R": 2, "Y": 2, "discarded": 4}, {"B": 6}, {"G": 6, "R": 2}, {"Y": 4, "B": 2, "G": 2}])

@@ -168,6 +168,10 @@ def _texts(game: str) -> dict:
     return {
         "hand": hand_label, "fixing": _("Fix hand %(number)s"), "deals": _("%(name)s deals"),
         "waiting": _("waiting"), "sending": _("sending…"), "sent": _("sent"), "rejected": _("rejected"),
+        "retrying": _("trying again"),
+        "serverError": _("The server could not take the hand now (error %(status)s)."),
+        "retryIn": _("Next try in %(seconds)s s (attempt %(attempt)s)."),
+        "waitsFor": _("Waits until %(hand)s is through."),
         "fix": _("Fix"), "discard": _("Discard"), "offline": _("Offline: the hands stay on this phone."),
         "scores": _("Scores"), "checking": _("Checking…"),
         "checkOffline": _("Offline: the hand is checked when it is sent."),
