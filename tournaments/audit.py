@@ -45,6 +45,10 @@ class Action(models.TextChoices):
     HAND_DISPUTED = "hand_disputed"
     SESSION_ABANDONED = "session_abandoned"
     TRANSFER_PAID = "transfer_paid"
+    SERIES_CREATED = "series_created"
+    SERIES_CHANGED = "series_changed"
+    SERIES_DELETED = "series_deleted"
+    OPEN_TABLE_OPENED = "open_table_opened"
 
 
 VIA = ("api", "admin", "page", "command", "scorer")

@@ -133,3 +133,63 @@ def present_players(event: Event) -> list[int]:
         Attendance.objects.filter(event=event, present=True).order_by("checked_in_at", "player_id")
         .values_list("player_id", flat=True)
     )
+
+
+# --- series -------------------------------------------------------------------------------------
+
+def series_events(series, *, visibility: policy.Visibility) -> list[Event]:
+    """The series' events this user sees, in date order (undated last, then as created)."""
+    from django.db.models import F
+
+    return list(visibility.events().filter(series=series).order_by(F("starts_on").asc(nulls_last=True), "id"))
+
+
+def series_results(series, *, visibility: policy.Visibility, events: list[Event] | None = None):
+    """Each visible event of the series as its own standings rank it (``series.EventResult``), in
+    date order. A constant number of queries: the events, and all their sessions with seats at once."""
+    from .series import EventResult
+
+    events = series_events(series, visibility=visibility) if events is None else events
+    sessions = visibility.sessions().filter(table__round__event__in=[e.pk for e in events])
+    sessions = _with_seats(sessions.exclude(status=Session.Status.ABANDONED)).order_by(
+        "table__round__event", "table__round__number", "table__number", "number")
+    by_event: dict[int, list[SessionResult]] = defaultdict(list)
+    for session in sessions:
+        by_event[session.table.round.event_id].append(result_of(session))
+    results = []
+    for event in events:
+        read = by_event[event.pk]
+        totals: dict[int, int] = defaultdict(int)
+        for result in read:
+            if result.hands:
+                for player, total in zip(result.players, result.totals):
+                    totals[player] += total
+        ranks = {row.player: row.rank for row in _standings(event, read)}
+        results.append(EventResult(event.pk, ranks, dict(totals)))
+    return events, results
+
+
+def series_rows(series, results):
+    from .series import series_standings
+
+    return series_standings(results, scoring=series.scoring, points_table=series.points_table,
+                            best_of=series.best_of, min_events=series.min_events)
+
+
+def series_document(series, *, visibility: policy.Visibility) -> dict:
+    """The series' standings as JSON (``GET /api/v1/series/{id}/standings/``)."""
+    events, results = series_results(series, visibility=visibility)
+    rows = series_rows(series, results)
+    names = {p.pk: visibility.name(p) for p in Player.objects.filter(pk__in=[row.player for row in rows])}
+    return {
+        "scoring": series.scoring,
+        "best_of": series.best_of,
+        "min_events": series.min_events,
+        "events": [event.pk for event in events],
+        "standings": [
+            {"rank": row.rank, "player": row.player, "name": names.get(row.player, ""), "points": row.points,
+             "played": row.played, "wins": row.wins,
+             "per_event": {str(event): entry for event, entry in row.per_event.items()}}
+            for row in rows
+        ],
+    }
