@@ -158,6 +158,39 @@ class EventConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "results_changed", "event": message["event"]})
 
 
+class SeriesConsumer(AsyncJsonWebsocketConsumer):
+    """``/ws/series/<id>/``: joins the group of each of the series' events the user sees (the
+    organisers' group of those he organises), so a series page hears every change that moves its
+    standings; sends what ``EventConsumer`` sends. A series the user may not see is refused (4404).
+    An event attached later is heard after the page reconnects (or by its poll)."""
+
+    async def connect(self):
+        series_id = int(self.scope["url_route"]["kwargs"]["series"])
+        self.groups_joined = await database_sync_to_async(self._groups)(self.scope.get("user"), series_id)
+        if self.groups_joined is None:
+            await self.close(code=4404)
+            return
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+
+    @staticmethod
+    def _groups(user, series_id: int) -> list[str] | None:
+        visibility = policy.Visibility(user)
+        if not visibility.series().filter(pk=series_id).exists():
+            return None
+        return [organisers_group(event.pk) if visibility.organises(event) else public_group(event.pk)
+                for event in visibility.events().filter(series=series_id).select_related("club")]
+
+    async def disconnect(self, code):
+        for group in getattr(self, "groups_joined", None) or []:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def results_changed(self, message):
+        await self.send_json({"type": "results_changed", "event": message["event"]})
+
+
 websocket_urlpatterns = [
     path("ws/events/<int:event>/", EventConsumer.as_asgi()),
+    path("ws/series/<int:series>/", SeriesConsumer.as_asgi()),
 ]
