@@ -1,7 +1,7 @@
 """URLs of the organisers' console (namespace ``console``), under ``/console/``."""
 from django.urls import path
 
-from . import views
+from . import series, views
 
 app_name = "console"
 
@@ -27,4 +27,9 @@ urlpatterns = [
     path("hands/<int:pk>/correct/", views.hand_correct, name="hand_correct"),
     path("hands/<int:pk>/void/", views.hand_void, name="hand_void"),
     path("transfers/<int:pk>/paid/", views.transfer_paid, name="transfer_paid"),
+    path("series/", series.series_list, name="series_list"),
+    path("series/new/", series.series_new, name="series_new"),
+    path("series/<int:pk>/", series.series_detail, name="series"),
+    path("series/<int:pk>/events/<int:event>/", series.series_event, name="series_event"),
+    path("series/<int:pk>/delete/", series.series_delete, name="series_delete"),
 ]
