@@ -48,7 +48,6 @@ class Action(models.TextChoices):
     SERIES_CREATED = "series_created"
     SERIES_CHANGED = "series_changed"
     SERIES_DELETED = "series_deleted"
-    OPEN_TABLE_OPENED = "open_table_opened"
 
 
 VIA = ("api", "admin", "page", "command", "scorer")

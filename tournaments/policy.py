@@ -32,6 +32,7 @@ admin ask ``user.has_perm(name, obj)`` and get the same answer:
   organisers.
 - A club's organisers create, change and delete its series (a club's season over its events) and
   attach events to them or detach them (``change_series`` on the series, besides ``change_event``).
+- An open club night's organisers open its tables and see who is free (``open_table_at_event``).
 
 **Series.** A series is seen by whoever sees one of its events, and by its club's organisers
 (an empty one or one of unpublished events only by them). Its standings read the events and
@@ -153,6 +154,7 @@ rules.add_perm("tournaments.change_transfer", organises_event_of)  # mark paid
 rules.add_perm("tournaments.add_series_to_club", organises_club)  # obj: the club
 rules.add_perm("tournaments.change_series", organises_club_of_series)  # also: attach and detach events
 rules.add_perm("tournaments.delete_series", organises_club_of_series)
+rules.add_perm("tournaments.open_table_at_event", organises_event)  # open club nights; obj: the event
 # Read-only models in the admin: staff view them.
 for _model in ("hand", "handversion", "transfer", "auditentry", "session", "seat", "membership"):
     rules.add_perm(f"tournaments.view_{_model}", is_staff)

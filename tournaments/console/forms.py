@@ -24,6 +24,11 @@ class EventForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=160)
     game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
     starts_on = forms.DateField(label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    format = forms.ChoiceField(
+        label=_("Format"), initial="rounds", widget=forms.RadioSelect,
+        choices=[("rounds", _("Rounds with a draw: everybody plays each round at the table the draw gives")),
+                 ("open", _("Open club night: no draw; open a table whenever enough players are free"))],
+        help_text=_("Fixed once the first round or table exists."))
     mu_target_score = forms.IntegerField(
         label=_("Mü: target score"), min_value=1, initial=200,
         help_text=_("A Mü game ends after the deal in which a player's total reaches this score."))
@@ -56,6 +61,7 @@ class EventForm(forms.Form):
         metrics = [name for name in event.standings_metrics.split(",") if name] + ["", ""]
         return {
             "club": event.club_id, "name": event.name, "game": event.game, "starts_on": event.starts_on,
+            "format": event.format,
             "mu_target_score": event.mu_target_score, "mu_fixed_deals": event.mu_fixed_deals,
             "maumau_games_per_series": event.maumau_games_per_series,
             "maumau_stake_cents": event.maumau_stake_cents,
@@ -75,7 +81,7 @@ class EventForm(forms.Form):
         """The event's fields as the services take them."""
         data = self.cleaned_data
         return {
-            "name": data["name"], "game": data["game"], "starts_on": data["starts_on"],
+            "name": data["name"], "game": data["game"], "starts_on": data["starts_on"], "format": data["format"],
             "mu_target_score": data["mu_target_score"], "mu_fixed_deals": data["mu_fixed_deals"],
             "maumau_games_per_series": data["maumau_games_per_series"],
             "maumau_stake_cents": data["maumau_stake_cents"], "standings_metrics": data["standings_metrics"],

@@ -15,6 +15,7 @@ urlpatterns = [
     path("events/<int:pk>/players/", views.players, name="players"),
     path("events/<int:pk>/players/<int:player>/attendance/", views.attendance, name="attendance"),
     path("events/<int:pk>/rounds/new/", views.round_new, name="round_new"),
+    path("events/<int:pk>/open-table/", views.open_table, name="open_table"),
     path("events/<int:pk>/plan/", views.plan, name="plan"),
     path("events/<int:pk>/schedule/", views.schedule, name="schedule"),
     path("events/<int:pk>/money/", views.money_page, name="money"),
