@@ -25,7 +25,7 @@ class EventForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
     starts_on = forms.DateField(label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     format = forms.ChoiceField(
-        label=_("Format"), initial="rounds", widget=forms.RadioSelect,
+        label=_("Format"), initial="rounds", widget=forms.RadioSelect, required=False,
         choices=[("rounds", _("Rounds with a draw: everybody plays each round at the table the draw gives")),
                  ("open", _("Open club night: no draw; open a table whenever enough players are free"))],
         help_text=_("Fixed once the first round or table exists."))
@@ -81,7 +81,8 @@ class EventForm(forms.Form):
         """The event's fields as the services take them."""
         data = self.cleaned_data
         return {
-            "name": data["name"], "game": data["game"], "starts_on": data["starts_on"], "format": data["format"],
+            "name": data["name"], "game": data["game"], "starts_on": data["starts_on"],
+            "format": data["format"] or "rounds",
             "mu_target_score": data["mu_target_score"], "mu_fixed_deals": data["mu_fixed_deals"],
             "maumau_games_per_series": data["maumau_games_per_series"],
             "maumau_stake_cents": data["maumau_stake_cents"], "standings_metrics": data["standings_metrics"],
