@@ -146,25 +146,33 @@ def series_events(series, *, visibility: policy.Visibility) -> list[Event]:
 
 def series_results(series, *, visibility: policy.Visibility, events: list[Event] | None = None):
     """Each visible event of the series as its own standings rank it (``series.EventResult``), in
-    date order. A constant number of queries: the events, and all their sessions with seats at once."""
+    date order. A constant number of queries whatever the number of events (the events, their
+    sessions' kept totals and their seats, read as plain values), and the same ranking as
+    ``event_standings``: abandoned sessions and sessions without hands do not count."""
     from .series import EventResult
 
     events = series_events(series, visibility=visibility) if events is None else events
-    sessions = visibility.sessions().filter(table__round__event__in=[e.pk for e in events])
-    sessions = _with_seats(sessions.exclude(status=Session.Status.ABANDONED)).order_by(
-        "table__round__event", "table__round__number", "table__number", "number")
-    by_event: dict[int, list[SessionResult]] = defaultdict(list)
-    for session in sessions:
-        by_event[session.table.round.event_id].append(result_of(session))
+    ids = [event.pk for event in events]
+    sessions = (visibility.sessions().filter(table__round__event__in=ids, hand_count__gt=0)
+                .exclude(status=Session.Status.ABANDONED)
+                .order_by("table__round__number", "table__number", "number")
+                .values_list("table_id", "table__round__event_id", "totals"))
+    seats: dict[int, list[int]] = defaultdict(list)
+    for table_id, player_id in (Seat.objects.filter(table__round__event__in=ids).order_by("table_id", "position")
+                                .values_list("table_id", "player_id")):
+        seats[table_id].append(player_id)
+    lines: dict[int, list[SessionLine]] = defaultdict(list)
+    for table_id, event_id, totals in sessions:
+        players = seats[table_id]
+        lines[event_id].append(SessionLine(players, list(totals) or [0] * len(players)))
     results = []
     for event in events:
-        read = by_event[event.pk]
         totals: dict[int, int] = defaultdict(int)
-        for result in read:
-            if result.hands:
-                for player, total in zip(result.players, result.totals):
-                    totals[player] += total
-        ranks = {row.player: row.rank for row in _standings(event, read)}
+        for line in lines[event.pk]:
+            for player, total in zip(line.players, line.totals):
+                totals[player] += total
+        metrics = [name for name in event.standings_metrics.split(",") if name]
+        ranks = {row.player: row.rank for row in standings(lines[event.pk], metrics)}
         results.append(EventResult(event.pk, ranks, dict(totals)))
     return events, results
 
