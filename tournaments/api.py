@@ -270,6 +270,8 @@ class EventViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
         organisers = data.pop("organisers", [])
         if organisers and not policy.organises_club(self.request.user, data["club"]):
             raise PermissionDenied("Only the club's organisers name an event's organisers.")
+        if data.get("series") is not None:
+            require(self.request, "change_series", data["series"])
         serializer.instance = services.event_create(by_user=self.request.user, organisers=organisers, **data)
 
     def perform_update(self, serializer):
@@ -281,6 +283,11 @@ class EventViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
         organisers = data.pop("organisers", None)
         if organisers is not None and set(organisers) != set(event.organisers.all()):
             require(self.request, "name_event_organisers", event)
+        if "series" in data and data["series"] != event.series:
+            # Attaching and detaching change the series' ranking: its club's organisers do it.
+            for series in (event.series, data["series"]):
+                if series is not None:
+                    require(self.request, "change_series", series)
         serializer.instance = services.event_update(event=event, by_user=user, club=club, organisers=organisers, **data)
 
     def perform_destroy(self, event):

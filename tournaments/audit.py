@@ -46,6 +46,9 @@ class Action(models.TextChoices):
     SESSION_ABANDONED = "session_abandoned"
     TRANSFER_PAID = "transfer_paid"
     TRANSFER_UNPAID = "transfer_unpaid"
+    SERIES_CREATED = "series_created"
+    SERIES_CHANGED = "series_changed"
+    SERIES_DELETED = "series_deleted"
 
 
 VIA = ("api", "admin", "page", "command", "scorer")

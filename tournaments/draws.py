@@ -61,6 +61,9 @@ def default_players(round_: Round) -> list[int]:
 
 
 def _check_open(round_: Round) -> None:
+    if round_.event.format == "open":
+        raise Conflict("an open club night has no draw: open its tables as players arrive",
+                       code="open_event")
     if round_.tables.exists():
         raise Conflict("this round has tables already: its draw is published", code="round_published")
 
@@ -204,6 +207,8 @@ def draw_plan(event, *, by_user, players: list, rounds: int, seed: int | None = 
     seated in every round: a roster that no mix of tables seats is refused."""
     if not 1 <= rounds <= 20:
         raise Invalid("plan between 1 and 20 rounds", code="bad_rounds", field="rounds")
+    if event.format == "open":
+        raise Conflict("an open club night has no draw: open its tables as players arrive", code="open_event")
     with transaction.atomic():
         players = _check_players(list(players), event.club_id)
         try:

@@ -209,3 +209,76 @@ class EventConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_NOT_VISIBLE if not allowed else CLOSE_ROLE_CHANGED)
             return
         await self.send_json({"type": "results_changed", "event": message["event"]})
+
+
+class SeriesConsumer(AsyncJsonWebsocketConsumer):
+    """``/ws/series/<id>/``: joins the group of each of the series' events the user sees (the
+    organisers' group of those he organises), so a series page hears every change that moves its
+    standings; sends what ``EventConsumer`` sends. A series the user may not see is refused (4404).
+    An event attached later is heard after the page reconnects (or by its poll).
+
+    As ``EventConsumer``: the policy is asked again before each message (a series or event no
+    longer seen, or a changed role, closes the socket), client frames are ignored unread, and a
+    channel layer that cannot be reached closes the socket with 4503.
+    """
+
+    groups_joined: dict[int, str] | None = None  # event id -> the group joined for it
+
+    async def connect(self):
+        self.series_id = int(self.scope["url_route"]["kwargs"]["series"])
+        groups = await database_sync_to_async(self._groups)(self.scope.get("user"))
+        if groups is None:
+            await self.close(code=CLOSE_NOT_VISIBLE)
+            return
+        try:
+            for group in groups.values():
+                await _with_layer(self.channel_layer, lambda layer, group=group: layer.group_add(group, self.channel_name))
+        except LAYER_ERRORS:
+            log.warning("live socket of series %s refused: the channel layer cannot be reached", self.series_id)
+            await self.close(code=CLOSE_LAYER_DOWN)
+            return
+        self.groups_joined = groups
+        await self.accept()
+
+    def _groups(self, user) -> dict[int, str] | None:
+        """The group of each event of the series the user sees now, or None for a series he does
+        not see."""
+        visibility = policy.Visibility(user)
+        if not visibility.series().filter(pk=self.series_id).exists():
+            return None
+        return {event.pk: organisers_group(event.pk) if visibility.organises(event) else public_group(event.pk)
+                for event in visibility.events().filter(series=self.series_id).select_related("club")}
+
+    async def disconnect(self, code):
+        groups, self.groups_joined = self.groups_joined, None
+        for group in (groups or {}).values():
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except LAYER_ERRORS:  # the group's entry expires by itself (the layer's group_expiry)
+                log.warning("live socket of series %s: could not leave its groups", self.series_id)
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        """Nothing a client sends means anything here: not read, not logged."""
+
+    async def results_changed(self, message):
+        if self.groups_joined is None:  # closing
+            return
+        event = message["event"]
+        groups = await database_sync_to_async(self._groups)(self.scope.get("user"))
+        if groups is None:
+            await self.disconnect(None)
+            await self.close(code=CLOSE_NOT_VISIBLE)
+            return
+        if event not in groups:  # an event of the series the user no longer sees: nothing goes out
+            return
+        if groups[event] != self.groups_joined.get(event):  # organiser now, or no longer
+            await self.disconnect(None)
+            await self.close(code=CLOSE_ROLE_CHANGED)
+            return
+        await self.send_json({"type": "results_changed", "event": event})
+
+
+websocket_urlpatterns = [
+    path("ws/events/<int:event>/", EventConsumer.as_asgi()),
+    path("ws/series/<int:series>/", SeriesConsumer.as_asgi()),
+]

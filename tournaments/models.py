@@ -83,11 +83,50 @@ class Membership(models.Model):
         constraints = [models.UniqueConstraint(fields=["player", "club"], name="membership_unique")]
 
 
+class Series(models.Model):
+    """A club's season over its events of one game: a "Jahreswertung" ranking players by series
+    points per event (``tournaments/series.py``). An event belongs to at most one series."""
+
+    class Scoring(models.TextChoices):
+        PLACEMENT = "placement", _("placement (n − rank + 1)")
+        TABLE = "table", _("points table by rank")
+        TOTAL = "total", _("game total")
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="series")
+    name = models.CharField(_("name"), max_length=160)
+    game = models.CharField(_("game"), max_length=10, choices=GAME_CHOICES)
+    season_from = models.DateField(_("season from"), null=True, blank=True)
+    season_to = models.DateField(_("season to"), null=True, blank=True)
+    scoring = models.CharField(_("scoring"), max_length=10, choices=Scoring.choices, default=Scoring.PLACEMENT)
+    # ``table`` scoring: the series points of event rank 1, 2, …; ranks past its end score 0.
+    points_table = models.JSONField(_("points table"), default=list, blank=True)
+    # Only a player's best N event results count (null: all of them).
+    best_of = models.PositiveSmallIntegerField(_("best of"), null=True, blank=True)
+    # Players with fewer events are listed after the ranked ones, without a rank.
+    min_events = models.PositiveSmallIntegerField(_("minimum events"), default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-season_from", "name", "id"]
+        verbose_name = _("series")
+        verbose_name_plural = _("series")
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Event(models.Model):
     """A tournament of one game, with that game's rule options."""
 
+    class Format(models.TextChoices):
+        ROUNDS = "rounds", _("rounds with a draw")
+        OPEN = "open", _("open club night")
+
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="events")
     name = models.CharField(_("name"), max_length=160)
+    # ``open``: no draw; the organisers open a table for the players who are here as they arrive,
+    # each table a round of its own (services.open_table), so a player sits at several tables.
+    format = models.CharField(_("format"), max_length=10, choices=Format.choices, default=Format.ROUNDS)
     game = models.CharField(_("game"), max_length=10, choices=GAME_CHOICES)
     starts_on = models.DateField(_("starts on"), null=True, blank=True)
     # New events start unpublished: the organisers prepare them before the public sees them.
@@ -107,6 +146,9 @@ class Event(models.Model):
     # A hand entered at a table counts only once another seat of that table (or an organiser)
     # confirms it, as a Bridgemate's second player does (tournaments/results.py, ``counts``).
     confirm_hands = models.BooleanField(_("hands need a second player's confirmation"), default=False)
+    # The club's series this event counts for (same club and game; services.event_update checks).
+    series = models.ForeignKey(Series, null=True, blank=True, on_delete=models.PROTECT, related_name="events",
+                               verbose_name=_("series"))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -30,13 +30,20 @@ admin ask ``user.has_perm(name, obj)`` and get the same answer:
   first made a member by someone who organises one of his clubs.
 - Hands are submitted by the table's seated players (logged in), its scorer link and the event's
   organisers.
+- A club's organisers create, change and delete its series (a club's season over its events) and
+  attach events to them or detach them (``change_series`` on the series, besides ``change_event``).
+- An open club night's organisers open its tables and see who is free (``open_table_at_event``).
+
+**Series.** A series is seen by whoever sees one of its events, and by its club's organisers
+(an empty one or one of unpublished events only by them). Its standings read the events and
+rounds this user sees: unpublished events and held rounds count for their organisers only.
 """
 from __future__ import annotations
 
 import rules
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from .models import Club, Event, Hand, Membership, Player, Round, Session, Table, Transfer
+from .models import Club, Event, Hand, Membership, Player, Round, Series, Session, Table, Transfer
 
 
 # --- predicates -------------------------------------------------------------------------------
@@ -96,6 +103,11 @@ def organises_club_of_event(user, event: Event) -> bool:
 
 
 @rules.predicate
+def organises_club_of_series(user, series: Series) -> bool:
+    return series is not None and organises_club(user, series.club)
+
+
+@rules.predicate
 def organises_every_club_of(user, player: Player) -> bool:
     """Changes a player's own data: staff, or whoever organises every club he belongs to."""
     if not _authenticated(user) or player is None:
@@ -139,6 +151,10 @@ rules.add_perm("tournaments.submit_hand", organises_event_of | is_seated_at)  # 
 rules.add_perm("tournaments.change_hand", organises_event_of)  # correct, void
 rules.add_perm("tournaments.change_session", organises_event_of)  # abandon
 rules.add_perm("tournaments.change_transfer", organises_event_of)  # mark paid
+rules.add_perm("tournaments.add_series_to_club", organises_club)  # obj: the club
+rules.add_perm("tournaments.change_series", organises_club_of_series)  # also: attach and detach events
+rules.add_perm("tournaments.delete_series", organises_club_of_series)
+rules.add_perm("tournaments.open_table_at_event", organises_event)  # open club nights; obj: the event
 # Read-only models in the admin: staff view them.
 for _model in ("hand", "handversion", "transfer", "auditentry", "session", "seat", "membership"):
     rules.add_perm(f"tournaments.view_{_model}", is_staff)
@@ -179,6 +195,16 @@ class Visibility:
         if self.staff:
             return rounds
         return rounds.filter(Q(results_held=False) | Q(event__in=self.organised_event_ids()))
+
+    def series(self) -> QuerySet[Series]:
+        """The series with an event this user sees, and those of the clubs he organises."""
+        series = Series.objects.all()
+        if self.staff:
+            return series
+        seen = Exists(self.events().filter(series=OuterRef("pk")))
+        if self.authenticated:
+            return series.filter(seen | Q(club__organisers=self.user.pk)).distinct()
+        return series.filter(seen)
 
     def unseen_round_ids(self, game: str) -> list[int]:
         """The ids of the rounds of ``game`` that ``rounds()`` leaves out, in order: found from the

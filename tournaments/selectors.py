@@ -133,3 +133,71 @@ def present_players(event: Event) -> list[int]:
         Attendance.objects.filter(event=event, present=True).order_by("checked_in_at", "player_id")
         .values_list("player_id", flat=True)
     )
+
+
+# --- series -------------------------------------------------------------------------------------
+
+def series_events(series, *, visibility: policy.Visibility) -> list[Event]:
+    """The series' events this user sees, in date order (undated last, then as created)."""
+    from django.db.models import F
+
+    return list(visibility.events().filter(series=series).order_by(F("starts_on").asc(nulls_last=True), "id"))
+
+
+def series_results(series, *, visibility: policy.Visibility, events: list[Event] | None = None):
+    """Each visible event of the series as its own standings rank it (``series.EventResult``), in
+    date order. A constant number of queries whatever the number of events (the events, their
+    sessions' kept totals and their seats, read as plain values), and the same ranking as
+    ``event_standings``: abandoned sessions and sessions without hands do not count."""
+    from .series import EventResult
+
+    events = series_events(series, visibility=visibility) if events is None else events
+    ids = [event.pk for event in events]
+    sessions = (visibility.sessions().filter(table__round__event__in=ids, hand_count__gt=0)
+                .exclude(status=Session.Status.ABANDONED)
+                .order_by("table__round__number", "table__number", "number")
+                .values_list("table_id", "table__round__event_id", "totals"))
+    seats: dict[int, list[int]] = defaultdict(list)
+    for table_id, player_id in (Seat.objects.filter(table__round__event__in=ids).order_by("table_id", "position")
+                                .values_list("table_id", "player_id")):
+        seats[table_id].append(player_id)
+    lines: dict[int, list[SessionLine]] = defaultdict(list)
+    for table_id, event_id, totals in sessions:
+        players = seats[table_id]
+        lines[event_id].append(SessionLine(players, list(totals) or [0] * len(players)))
+    results = []
+    for event in events:
+        totals: dict[int, int] = defaultdict(int)
+        for line in lines[event.pk]:
+            for player, total in zip(line.players, line.totals):
+                totals[player] += total
+        metrics = [name for name in event.standings_metrics.split(",") if name]
+        ranks = {row.player: row.rank for row in standings(lines[event.pk], metrics)}
+        results.append(EventResult(event.pk, ranks, dict(totals)))
+    return events, results
+
+
+def series_rows(series, results):
+    from .series import series_standings
+
+    return series_standings(results, scoring=series.scoring, points_table=series.points_table,
+                            best_of=series.best_of, min_events=series.min_events)
+
+
+def series_document(series, *, visibility: policy.Visibility) -> dict:
+    """The series' standings as JSON (``GET /api/v1/series/{id}/standings/``)."""
+    events, results = series_results(series, visibility=visibility)
+    rows = series_rows(series, results)
+    names = {p.pk: visibility.name(p) for p in Player.objects.filter(pk__in=[row.player for row in rows])}
+    return {
+        "scoring": series.scoring,
+        "best_of": series.best_of,
+        "min_events": series.min_events,
+        "events": [event.pk for event in events],
+        "standings": [
+            {"rank": row.rank, "player": row.player, "name": names.get(row.player, ""), "points": row.points,
+             "played": row.played, "wins": row.wins,
+             "per_event": {str(event): entry for event, entry in row.per_event.items()}}
+            for row in rows
+        ],
+    }

@@ -8,7 +8,7 @@ from rest_framework import serializers
 
 from games.catalog import GAMES
 
-from .models import Club, Event, Player, Round, Session, Table
+from .models import Club, Event, Player, Round, Series, Session, Table
 
 
 class UserIdField(serializers.PrimaryKeyRelatedField):
@@ -62,11 +62,20 @@ class EventSerializer(serializers.ModelSerializer):
     game = serializers.ChoiceField(choices=sorted(GAMES), help_text="mu, maumau or lut.")
     published = serializers.BooleanField(required=False, default=False,
                                          help_text="Seen by the public. New events start unpublished.")
+    series = serializers.PrimaryKeyRelatedField(
+        queryset=Series.objects.all(), required=False, allow_null=True,
+        help_text="The series (of the event's club and game) the event counts for; null detaches it.",
+    )
+    format = serializers.ChoiceField(
+        choices=Event.Format.values, required=False, default=Event.Format.ROUNDS,
+        help_text="rounds: rounds with a draw; open: a club night without a draw, a table opened for "
+                  "3–6 present players at a time (each table its own round).",
+    )
 
     class Meta:
         model = Event
         fields = [
-            "id", "club", "name", "game", "starts_on", "published", "organisers",
+            "id", "club", "name", "game", "format", "starts_on", "published", "organisers", "series",
             "mu_target_score", "mu_fixed_deals", "maumau_games_per_series", "maumau_stake_cents",
             "standings_metrics", "confirm_hands", "created_at",
         ]

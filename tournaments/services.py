@@ -22,13 +22,15 @@ from games.catalog import GAMES
 
 from . import audit
 from .errors import Conflict, Invalid
-from .models import Attendance, Club, Event, Hand, Membership, Player, Round, Seat, Table
+from .models import Attendance, Club, Event, Hand, Membership, Player, Round, Seat, Series, Table
 from .signals import announce_results_visibility_changed
 
 EVENT_FIELDS = (
     "name", "game", "starts_on", "published", "mu_target_score", "mu_fixed_deals",
-    "maumau_games_per_series", "maumau_stake_cents", "standings_metrics", "confirm_hands",
+    "maumau_games_per_series", "maumau_stake_cents", "standings_metrics", "confirm_hands", "format",
 )
+SERIES_FIELDS = ("name", "game", "season_from", "season_to", "scoring", "points_table", "best_of", "min_events")
+_UNCHANGED = object()
 
 
 def _snapshot(obj: Model, fields: Iterable[str]) -> dict:
@@ -194,14 +196,16 @@ def _has_results(**lookup) -> bool:
 
 
 @transaction.atomic
-def event_create(*, by_user, club: Club, organisers: Iterable = (), via: str = "api", **options) -> Event:
+def event_create(
+    *, by_user, club: Club, organisers: Iterable = (), series: Series | None = None, via: str = "api", **options,
+) -> Event:
     """Create an event; it starts unpublished unless ``published`` says otherwise, and its
-    creator organises it."""
+    creator organises it. ``series``: the club's series of the same game it counts for."""
     unknown = set(options) - set(EVENT_FIELDS)
     if unknown:
         raise Invalid(f"unknown event option {sorted(unknown)[0]}", field=sorted(unknown)[0])
     options.setdefault("published", False)
-    event = Event(club=club, **options)
+    event = Event(club=club, series=series, **options)
     _check_event(event)
     event.save()
     organisers = list(organisers)
@@ -209,7 +213,7 @@ def event_create(*, by_user, club: Club, organisers: Iterable = (), via: str = "
         organisers.append(by_user)
     event.organisers.set(organisers)
     audit.record(actor=by_user, via=via, action=audit.Action.EVENT_CREATED, obj=event, event=event,
-                 after={**_snapshot(event, EVENT_FIELDS), "club": club.pk,
+                 after={**_snapshot(event, EVENT_FIELDS), "club": club.pk, "series": event.series_id,
                         "organisers": sorted(u.pk for u in organisers)})
     return event
 
@@ -230,14 +234,23 @@ def _check_event(event: Event) -> None:
     names = [name for name in event.standings_metrics.split(",") if name]
     if not names or any(name not in METRICS for name in names):
         raise Invalid(f"unknown standings metric; known: {', '.join(METRICS)}", field="standings_metrics")
+    if event.format not in Event.Format.values:
+        raise Invalid(f"unknown format {event.format!r}; known: {', '.join(Event.Format.values)}", field="format")
+    series = event.series
+    if series is not None and (series.club_id != event.club_id or series.game != event.game):
+        raise Invalid("an event counts only for a series of its own club and game", code="series_mismatch",
+                      field="series")
 
 
 @transaction.atomic
 def event_update(
     *, event: Event, by_user, via: str = "api", club: Club | None = None, organisers: Iterable | None = None,
-    **changes,
+    series=_UNCHANGED, **changes,
 ) -> Event:
+    """Change an event. ``series``: attach it to a series of its club and game, or detach it (None)."""
     event = Event.objects.select_for_update().get(pk=event.pk)
+    if "format" in changes and changes["format"] != event.format and event.rounds.exists():
+        raise Conflict("the format cannot change once rounds exist", code="has_rounds", field="format")
     if "game" in changes and changes["game"] != event.game and Table.objects.filter(round__event=event).exists():
         raise Conflict("the game cannot change once tables are set", code="has_tables", field="game")
     rules_changed = {"mu_target_score", "mu_fixed_deals", "maumau_games_per_series", "maumau_stake_cents"}
@@ -250,9 +263,13 @@ def event_update(
     if club is not None and club.pk != event.club_id:
         before["club"] = event.club_id
         event.club = club
+    if series is not _UNCHANGED and getattr(series, "pk", None) != event.series_id:
+        before["series"] = event.series_id
+        event.series = series
     _check_event(event)
     event.save()
-    after = {name: (event.club_id if name == "club" else getattr(event, name)) for name in before}
+    ids = {"club": event.club_id, "series": event.series_id}
+    after = {name: ids[name] if name in ids else getattr(event, name) for name in before}
     if organisers is not None:
         old = sorted(event.organisers.values_list("pk", flat=True))
         event.organisers.set(organisers)
@@ -483,3 +500,68 @@ def table_rotate_scorer_token(*, table: Table, by_user, via: str = "api") -> Tab
     audit.record(actor=by_user, via=via, action=audit.Action.SCORER_LINK_ROTATED, obj=table,
                  event=table.round.event_id, before={"link": _link_id(old)}, after={"link": _link_id(table.scorer_token)})
     return table
+
+
+# --- series -------------------------------------------------------------------------------------
+
+def _check_series(series: Series) -> None:
+    if not series.name:
+        raise Invalid("a series needs a name", field="name")
+    if series.game not in GAMES:
+        raise Invalid(f"unknown game {series.game!r}", field="game")
+    if series.scoring not in Series.Scoring.values:
+        raise Invalid(f"unknown scoring; known: {', '.join(Series.Scoring.values)}", field="scoring")
+    table = series.points_table
+    if not isinstance(table, list) or any(type(p) is not int or p < 0 for p in table):
+        raise Invalid("the points table is a list of points (whole numbers, not negative) by rank",
+                      field="points_table")
+    if series.scoring == Series.Scoring.TABLE and not table:
+        raise Invalid("table scoring needs a points table", field="points_table")
+    if series.best_of is not None and series.best_of < 1:
+        raise Invalid("best of counts at least one event (empty: all)", field="best_of")
+    if series.min_events is None or series.min_events < 0:
+        raise Invalid("the minimum of events is zero or more", field="min_events")
+    if series.season_from and series.season_to and series.season_from > series.season_to:
+        raise Invalid("the season ends before it starts", field="season_to")
+
+
+@transaction.atomic
+def series_create(*, by_user, club: Club, via: str = "api", **options) -> Series:
+    """Create a club's series (its events are attached through ``event_update``)."""
+    unknown = set(options) - set(SERIES_FIELDS)
+    if unknown:
+        raise Invalid(f"unknown series option {sorted(unknown)[0]}", field=sorted(unknown)[0])
+    series = Series(club=club, **options)
+    _check_series(series)
+    series.save()
+    audit.record(actor=by_user, via=via, action=audit.Action.SERIES_CREATED, obj=series,
+                 after={**_snapshot(series, SERIES_FIELDS), "club": club.pk})
+    return series
+
+
+@transaction.atomic
+def series_update(*, series: Series, by_user, via: str = "api", **changes) -> Series:
+    """Change a series' name, season or scoring; its game only while it has no events."""
+    series = Series.objects.select_for_update().get(pk=series.pk)
+    if "game" in changes and changes["game"] != series.game and series.events.exists():
+        raise Conflict("the game cannot change while events count for the series", code="has_events",
+                       field="game")
+    before = _apply(series, changes, SERIES_FIELDS)
+    if not before:
+        return series
+    _check_series(series)
+    series.save()
+    audit.record(actor=by_user, via=via, action=audit.Action.SERIES_CHANGED, obj=series,
+                 before=_plain(before), after=_plain({name: getattr(series, name) for name in before}))
+    return series
+
+
+@transaction.atomic
+def series_delete(*, series: Series, by_user, via: str = "api") -> None:
+    """Delete a series without events (detach them first: the events and their results stay)."""
+    series = Series.objects.select_for_update().get(pk=series.pk)
+    if series.events.exists():
+        raise Conflict("this series has events; detach them first", code="has_events")
+    audit.record(actor=by_user, via=via, action=audit.Action.SERIES_DELETED, obj=series,
+                 before={**_snapshot(series, SERIES_FIELDS), "club": series.club_id})
+    series.delete()

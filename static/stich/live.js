@@ -1,13 +1,16 @@
 /* Live regions: an element with data-live="URL" and data-live-event="ID" is replaced by the HTML
    that URL returns whenever the server says the event's results changed (a WebSocket message on
-   /ws/events/ID/), without reloading the page. When the socket is down, the regions are fetched
+   /ws/events/ID/), without reloading the page; with data-live-series="ID" instead, whenever one of
+   the series' events changed (/ws/series/ID/). When the socket is down, the regions are fetched
    every 20 seconds instead, and the socket reconnects. <body data-live-state> says
    "connected" or "polling". */
 (function () {
   "use strict";
-  var regions = Array.prototype.slice.call(document.querySelectorAll("[data-live][data-live-event]"));
+  var regions = Array.prototype.slice.call(
+    document.querySelectorAll("[data-live][data-live-event], [data-live][data-live-series]"));
   if (!regions.length) return;
-  var eventId = regions[0].getAttribute("data-live-event");
+  var series = regions[0].getAttribute("data-live-series");
+  var socketPath = series ? "/ws/series/" + series + "/" : "/ws/events/" + regions[0].getAttribute("data-live-event") + "/";
   var timer = null, poller = null, retry = 1000;
 
   function refresh() {
@@ -39,7 +42,7 @@
   function connect() {
     if (!("WebSocket" in window)) { poll(true); return; }
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    var socket = new WebSocket(scheme + location.host + "/ws/events/" + eventId + "/");
+    var socket = new WebSocket(scheme + location.host + socketPath);
     socket.onopen = function () { retry = 1000; poll(false); };
     socket.onmessage = soon;
     socket.onclose = function () {

@@ -49,7 +49,8 @@ def public_events():
 
 def home(request):
     events = public_events().order_by("-starts_on", "name", "id")
-    return render(request, "pages/home.html", {"events": events, "games": games()})
+    series = policy.public().series().select_related("club").order_by("-season_from", "name", "id")
+    return render(request, "pages/home.html", {"events": events, "games": games(), "series": series})
 
 
 def standings_context(event: Event, results=None, visibility: policy.Visibility | None = None) -> dict:
@@ -291,9 +292,11 @@ def player_detail(request, pk: int):
          "session_word": session_word(event.game)}
         for event in events
     ]
+    from .series import player_series
+
     return render(request, "pages/player.html", {
         "player": player, "shown_name": shown_name, "clubs": clubs, "ratings": ratings, "events": event_views,
-        "games": games(),
+        "games": games(), "series": player_series(player),
     })
 
 

@@ -44,6 +44,11 @@ def cases(w):
     hand = w.mu_session.hands.order_by("number").first()
     from tournaments import draws
 
+    def series():
+        from tournaments.models import Series
+
+        return Series.objects.create(club=w.club, name="Cup", game="mu")
+
     def preview():
         return _api(w.organiser).post(f"/api/v1/rounds/{w.empty_round.pk}/draw/", {"seed": 2}, format="json")
 
@@ -151,6 +156,14 @@ def cases(w):
         "transfer_unpaid": (lambda: _page(w.organiser).post(
             f"/console/transfers/{_paid_transfer(w).pk}/unpaid/", {"reason": "a mistake"}),
             "organiser", "transfer", "a mistake", "page"),
+        "series_created": (lambda: _api(w.club_organiser).post(
+            "/api/v1/series/", {"club": w.club.pk, "name": "Jahreswertung", "game": "mu"}, format="json"),
+            "club_organiser", "series", None, "api"),
+        "series_changed": (lambda: _page(w.club_organiser).post(f"/console/series/{series().pk}/", {
+            "club": w.club.pk, "name": "Winterpokal", "game": "mu", "scoring": "placement", "min_events": "1"}),
+            "club_organiser", "series", None, "page"),
+        "series_deleted": (lambda: _api(w.club_organiser).delete(f"/api/v1/series/{series().pk}/"),
+                           "club_organiser", "series", None, "api"),
     }
 
 

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 ROLES = ["anonymous", "stranger", "player_elsewhere", "other_club_organiser", "other_event_organiser"]
 # Pages that only show (a POST to them writes nothing): checked for "nothing changed" all the same.
-READS = {"console:home", "console:event", "console:schedule", "console:money", "console:round", "console:table",
+READS = {"console:home", "console:series_list", "console:event", "console:schedule", "console:money", "console:round", "console:table",
          "sheet:table", "sheet:table_running", "sheet:my_table", "sheet:my_table_sheet", "sheet:my_table_running",
          "sheet:cards", "sheet:service_worker"}
 
@@ -58,7 +58,18 @@ def cases(w) -> dict:
 
     event_form = {"club": w.club.pk, "name": "Cup", "game": "mu", "mu_target_score": 200,
                   "maumau_games_per_series": 8, "maumau_stake_cents": 10, "metric_1": "placement"}
+    from tests.trust.test_role_matrix import _series_and_open_night
+
+    series, night = _series_and_open_night(w)
+    series_form = {"club": w.club.pk, "name": "Winterpokal", "game": "mu", "scoring": "placement", "min_events": "1"}
     return {
+        "console:series_new": ("/console/series/new/", series_form, w.club_organiser, None),
+        "console:series": (f"/console/series/{series.pk}/", series_form, w.club_organiser, None),
+        "console:series_event": (f"/console/series/{series.pk}/events/{mu.pk}/", {"attach": "1"}, w.club_organiser,
+                                 None),
+        "console:series_delete": (f"/console/series/{series.pk}/delete/", {}, w.club_organiser, None),
+        "console:open_table": (f"/console/events/{night.pk}/open-table/",
+                               {"players": [p.pk for p in w.players[:4]]}, w.club_organiser, None),
         "console:event_new": ("/console/events/new/", event_form, w.club_organiser, None),
         "console:event_edit": (f"/console/events/{mu.pk}/edit/", {**event_form, "name": "Renamed"}, w.organiser, None),
         "console:event_publish": (f"/console/events/{mu.pk}/publish/", {"published": "0"}, w.organiser, None),
@@ -115,7 +126,9 @@ def test_every_page_route_is_a_known_write_or_read(trust):
                                            "console:round_new", "console:plan", "console:round_draw",
                                            "console:round_swap", "console:round_publish", "console:round_hold",
                                            "console:hand_correct", "console:hand_void", "console:transfer_paid",
-                                           "console:transfer_unpaid", "console:player_distinction"}))
+                                           "console:transfer_unpaid", "console:player_distinction",
+                                           "console:series_new", "console:series", "console:series_event",
+                                           "console:series_delete", "console:open_table"}))
 @pytest.mark.parametrize("role", ROLES + ["owner", "staff"])
 def test_only_the_owner_writes_through_the_pages(trust, name, role):
     table = cases(trust)
@@ -146,7 +159,7 @@ def test_only_the_owner_writes_through_the_pages(trust, name, role):
 def _read_url(w, name: str) -> str:
     mu = w.events["mu"]
     return {
-        "console:home": "/console/", "console:event": f"/console/events/{mu.pk}/",
+        "console:home": "/console/", "console:series_list": "/console/series/", "console:event": f"/console/events/{mu.pk}/",
         "console:schedule": f"/console/events/{mu.pk}/schedule/", "console:money": f"/console/events/{mu.pk}/money/",
         "console:round": f"/console/rounds/{mu.rounds.get(number=1).pk}/",
         "console:table": f"/console/tables/{w.mu_table.pk}/",

@@ -65,7 +65,16 @@ def cases(w) -> dict:
     replacement["dealer"] = hand.dealer
     next_hand = next_record("mu", random.Random(12), 4, {"next": {"dealer": (hand.dealer + 2) % 4, "direction": None}})
     members = [p.pk for p in w.players[:4]]
+    series, night = _series_and_open_night(w)
     return {
+        ("series-list", "post"): ("/api/v1/series/", {"club": w.club.pk, "name": "Cup", "game": "mu"},
+                                  w.club_organiser),
+        ("series-detail", "put"): (f"/api/v1/series/{series.pk}/", {"club": w.club.pk, "name": "Renamed", "game": "mu"},
+                                   w.club_organiser),
+        ("series-detail", "patch"): (f"/api/v1/series/{series.pk}/", {"best_of": 3}, w.club_organiser),
+        ("series-detail", "delete"): (f"/api/v1/series/{series.pk}/", None, w.club_organiser),
+        ("event-open-table", "post"): (f"/api/v1/events/{night.pk}/open-table/", {"players": members},
+                                       w.club_organiser),
         ("club-list", "post"): ("/api/v1/clubs/", {"name": "New club"}, w.staff),
         ("club-detail", "put"): (f"/api/v1/clubs/{w.club.pk}/", {"name": "Testclub", "city": "Bonn"}, w.club_organiser),
         ("club-detail", "patch"): (f"/api/v1/clubs/{w.club.pk}/", {"city": "Bonn"}, w.club_organiser),
@@ -109,6 +118,18 @@ def cases(w) -> dict:
         ("hand-dispute", "post"): (f"/api/v1/hands/{w.unconfirmed.pk}/dispute/", {"reason": "wrong points"},
                                    w.organiser),
     }
+
+
+def _series_and_open_night(w):
+    """An empty series of the club and an open club night with four players checked in."""
+    from tournaments import services
+    from tournaments.models import Series
+
+    series = Series.objects.create(club=w.club, name="Jahreswertung", game="mu")
+    night = services.event_create(by_user=w.club_organiser, club=w.club, name="Clubabend", game="mu", format="open")
+    for player in w.players[:4]:
+        services.player_check_in(event=night, player=player, by_user=w.club_organiser)
+    return series, night
 
 
 # Writes that store nothing and are open to everyone.

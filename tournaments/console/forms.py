@@ -35,6 +35,11 @@ class EventForm(forms.Form):
         label=_("A second player confirms each hand"), required=False,
         help_text=_("A hand entered at a table counts only once another player of the table has confirmed it "
                     "on the score sheet; a player may dispute it instead, and you decide."))
+    format = forms.ChoiceField(
+        label=_("Format"), initial="rounds", widget=forms.RadioSelect, required=False,
+        choices=[("rounds", _("Rounds with a draw: everybody plays each round at the table the draw gives")),
+                 ("open", _("Open club night: no draw; open a table whenever enough players are free"))],
+        help_text=_("Fixed once the first round or table exists."))
     mu_target_score = forms.IntegerField(
         label=_("Mü: target score"), min_value=1, initial=200, required=False,
         help_text=_("A Mü game ends after the deal in which a player's total reaches this score."))
@@ -68,6 +73,7 @@ class EventForm(forms.Form):
         return {
             "club": event.club_id, "name": event.name, "game": event.game, "starts_on": event.starts_on,
             "confirm_hands": event.confirm_hands,
+            "format": event.format,
             "mu_target_score": event.mu_target_score, "mu_fixed_deals": event.mu_fixed_deals,
             "maumau_games_per_series": event.maumau_games_per_series,
             "maumau_stake_cents": event.maumau_stake_cents,

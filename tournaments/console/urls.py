@@ -1,7 +1,7 @@
 """URLs of the organisers' console (namespace ``console``), under ``/console/``."""
 from django.urls import path
 
-from . import views
+from . import series, views
 
 app_name = "console"
 
@@ -16,6 +16,7 @@ urlpatterns = [
     path("events/<int:pk>/players/<int:player>/attendance/", views.attendance, name="attendance"),
     path("events/<int:pk>/players/<int:player>/distinction/", views.player_distinction, name="player_distinction"),
     path("events/<int:pk>/rounds/new/", views.round_new, name="round_new"),
+    path("events/<int:pk>/open-table/", views.open_table, name="open_table"),
     path("events/<int:pk>/plan/", views.plan, name="plan"),
     path("events/<int:pk>/schedule/", views.schedule, name="schedule"),
     path("events/<int:pk>/money/", views.money_page, name="money"),
@@ -29,4 +30,9 @@ urlpatterns = [
     path("hands/<int:pk>/void/", views.hand_void, name="hand_void"),
     path("transfers/<int:pk>/paid/", views.transfer_paid, name="transfer_paid"),
     path("transfers/<int:pk>/unpaid/", views.transfer_unpaid, name="transfer_unpaid"),
+    path("series/", series.series_list, name="series_list"),
+    path("series/new/", series.series_new, name="series_new"),
+    path("series/<int:pk>/", series.series_detail, name="series"),
+    path("series/<int:pk>/events/<int:event>/", series.series_event, name="series_event"),
+    path("series/<int:pk>/delete/", series.series_delete, name="series_delete"),
 ]

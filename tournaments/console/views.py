@@ -185,7 +185,42 @@ def event_detail(request, pk: int):
         "standings": standings, "metrics": [METRIC_LABELS.get(name, name) for name in metrics],
         "metric_help": [METRIC_HELP[name] for name in metrics if name in METRIC_HELP],
         "held": any(r.results_held for r in rounds), "maumau": event.game == "maumau",
+        "open_night": open_night_context(request, event) if event.format == Event.Format.OPEN else None,
     })
+
+
+def open_night_context(request, event: Event) -> dict:
+    """The open club night's panel: the free players, the suggested next table first."""
+    from .. import open_nights
+
+    proposal = open_nights.suggestion(event)
+    names = _names(request, proposal["free"])
+    suggested = set(proposal["players"])
+    return {
+        "players": [{"id": pk, "name": names.get(pk, ""), "suggested": pk in suggested}
+                    for pk in sorted(proposal["free"], key=lambda pk: (pk not in suggested, names.get(pk, "")))],
+        "size": proposal["size"], "suggested": [names.get(pk, "") for pk in proposal["players"]],
+    }
+
+
+@login_required
+@require_POST
+def open_table(request, pk: int):
+    """Open a table of an open club night for the ticked players (``open_nights.open_table``)."""
+    from .. import open_nights
+
+    event = _event(request, pk, "open_table_at_event")
+    ids = [int(value) for value in request.POST.getlist("players") if value.isdigit()]
+    players = list(_visibility(request).players().filter(pk__in=ids))
+    try:
+        table = open_nights.open_table(event=event, players=players, by_user=request.user, via=VIA)
+    except DomainError as error:
+        _refused(request, error)
+        return redirect(reverse("console:event", args=[event.pk]) + "#open-night")
+    messages.success(request, _("Table opened: %(names)s.") % {
+        "names": ", ".join(_names(request, ids).get(pk, "") for pk in
+                           table.seats.order_by("position").values_list("player_id", flat=True))})
+    return redirect("console:round", table.round_id)
 
 
 @login_required

@@ -24,6 +24,8 @@ The pieces, in the order an organiser meets them (one algorithm per module):
   over GF(p), spreads of GF(2)^e, and a doubling that gives 32 players 10 rounds in tables of
   4), otherwise (and for rounds beyond it) the tabu search over the whole schedule of
   ``schedule_search``.
+- ``open_table``: ``suggest_open_table`` picks the next table of an open club night (no draw)
+  from the waiting players: fewest meetings tonight, then over the season.
 - ``quality``: ``quality`` reports the fields an organiser looks at: repeated pairs, the most
   meetings of any pair, repeats from the previous round, players at an off-size table more
   than once.
@@ -55,6 +57,7 @@ from .costs import repeat_cost
 from .designs import perfect_schedule
 from .history import Draw, DrawTable, MeetingHistory
 from .lower_bound import repeat_lower_bound
+from .open_table import open_table_size, suggest_open_table
 from .planner import plan_schedule
 from .quality import quality
 from .round_draw import draw_round
@@ -68,11 +71,13 @@ __all__ = [
     "SizeRule",
     "draw_round",
     "mix_key",
+    "open_table_size",
     "perfect_schedule",
     "plan_byes",
     "plan_schedule",
     "quality",
     "repeat_cost",
     "repeat_lower_bound",
+    "suggest_open_table",
     "table_sizes",
 ]

@@ -1,0 +1,182 @@
+"""The console's series: create a club's series, change its scoring, attach and detach its
+events. The same policy permissions and services as the API (``via="page"``)."""
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from games.catalog import GAME_CHOICES
+
+from .. import policy, services
+from ..errors import DomainError
+from ..models import Club, Event, Series
+from ..selectors import series_document
+from .views import VIA, _form_status, _names, _organised_clubs, _refused, _require, _visibility
+
+SCORING_CHOICES = [
+    ("placement", gettext_lazy("Placement: an event of n players gives the winner n points, the last 1 "
+                               "(a shared place counts as the better one)")),
+    ("table", gettext_lazy("Points table: fixed points by place, e.g. 25, 18, 15, 12, 10, 8, 6, 4, 2, 1")),
+    ("total", gettext_lazy("Game total: the points scored at the event (Maumau: minus points count negative)")),
+]
+
+
+class SeriesForm(forms.Form):
+    club = forms.ModelChoiceField(queryset=None, label=gettext_lazy("Club"), empty_label=None)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=160,
+                           help_text=gettext_lazy("e.g. “Jahreswertung 2026” or “Winter cup”."))
+    game = forms.ChoiceField(label=gettext_lazy("Game"), choices=GAME_CHOICES)
+    season_from = forms.DateField(label=gettext_lazy("Season from"), required=False,
+                                  widget=forms.DateInput(attrs={"type": "date"}))
+    season_to = forms.DateField(label=gettext_lazy("Season to"), required=False,
+                                widget=forms.DateInput(attrs={"type": "date"}))
+    scoring = forms.ChoiceField(label=gettext_lazy("Series points per event"), choices=SCORING_CHOICES,
+                                widget=forms.RadioSelect, initial="placement")
+    points_table = forms.CharField(
+        label=gettext_lazy("Points table"), required=False,
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "placeholder": "25, 18, 15, 12, 10, 8, 6, 4, 2, 1"}),
+        help_text=gettext_lazy("Only for the points table: the points of 1st, 2nd, 3rd … place, separated by "
+                               "commas; later places score nothing."))
+    best_of = forms.IntegerField(
+        label=gettext_lazy("Only the best … events count"), required=False, min_value=1,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        help_text=gettext_lazy("Leave empty to count every event."))
+    min_events = forms.IntegerField(
+        label=gettext_lazy("Ranked from … events on"), min_value=0, initial=1,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        help_text=gettext_lazy("Players with fewer events are listed after the others, without a place."))
+
+    def __init__(self, *args, clubs, locked_game: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = clubs
+        if locked_game:
+            self.fields["game"].disabled = True
+            self.fields["club"].disabled = True
+
+    def clean_points_table(self):
+        text = self.cleaned_data["points_table"].replace(";", ",")
+        try:
+            return [int(part) for part in text.split(",") if part.strip()]
+        except ValueError:
+            raise forms.ValidationError(_("Write whole numbers separated by commas.")) from None
+
+    def options(self) -> dict:
+        data = self.cleaned_data
+        return {name: data[name] for name in services.SERIES_FIELDS}
+
+    @classmethod
+    def initial_for(cls, series: Series) -> dict:
+        return {"club": series.club_id, "name": series.name, "game": series.game,
+                "season_from": series.season_from, "season_to": series.season_to, "scoring": series.scoring,
+                "points_table": ", ".join(map(str, series.points_table)), "best_of": series.best_of,
+                "min_events": series.min_events}
+
+
+def _series(request, pk: int, permission: str = "change_series") -> Series:
+    series = get_object_or_404(_visibility(request).series().select_related("club"), pk=pk)
+    _require(request, permission, series)
+    return series
+
+
+def _creatable_clubs(request):
+    return Club.objects.filter(pk__in=[c.pk for c in _organised_clubs(request)
+                                       if policy.may(request.user, "add_series_to_club", c)])
+
+
+@login_required
+def series_list(request):
+    series = _visibility(request).series().select_related("club").order_by("-season_from", "name")
+    if not request.user.is_staff:
+        series = series.filter(club__organisers=request.user)
+    return render(request, "console/series_list.html", {
+        "series": series, "may_create": _creatable_clubs(request).exists()})
+
+
+@login_required
+def series_new(request):
+    clubs = _creatable_clubs(request)
+    if not clubs.exists():
+        raise PermissionDenied(_("You organise no club, so you cannot create series."))
+    form = SeriesForm(request.POST or None, clubs=clubs)
+    if request.method == "POST" and form.is_valid():
+        club = form.cleaned_data["club"]
+        _require(request, "add_series_to_club", club)
+        try:
+            series = services.series_create(by_user=request.user, via=VIA, club=club, **form.options())
+        except DomainError as error:
+            _refused(request, error)
+        else:
+            messages.success(request, _("Series created. Now add its events."))
+            return redirect("console:series", series.pk)
+    return render(request, "console/series_form.html", {"form": form, "series": None}, status=_form_status(request))
+
+
+@login_required
+def series_detail(request, pk: int):
+    series = _series(request, pk)
+    has_events = series.events.exists()
+    form = SeriesForm(request.POST or None, clubs=Club.objects.filter(pk=series.club_id), locked_game=has_events,
+                      initial=SeriesForm.initial_for(series))
+    if request.method == "POST" and form.is_valid():
+        options = form.options()
+        if has_events:
+            options.pop("game")
+        try:
+            services.series_update(series=series, by_user=request.user, via=VIA, **options)
+        except DomainError as error:
+            _refused(request, error)
+        else:
+            messages.success(request, _("Series saved."))
+            return redirect("console:series", series.pk)
+    visibility = _visibility(request)
+    candidates = visibility.events().filter(club=series.club_id, game=series.game).order_by("-starts_on", "name")
+    document = series_document(series, visibility=visibility)
+    names = _names(request, [row["player"] for row in document["standings"]])
+    return render(request, "console/series.html", {
+        "series": series, "form": form,
+        "attached": [e for e in candidates if e.series_id == series.pk],
+        "others": [e for e in candidates if e.series_id is None],
+        "elsewhere": [e for e in candidates if e.series_id not in (None, series.pk)],
+        "standings": [{**row, "name": names.get(row["player"], row["name"])} for row in document["standings"]],
+        "published": visibility.series().filter(pk=series.pk).exists()
+        and policy.public().series().filter(pk=series.pk).exists(),
+    }, status=_form_status(request))
+
+
+@login_required
+@require_POST
+def series_event(request, pk: int, event: int):
+    """Attach (``attach=1``) an event of the club and game to the series, or detach it."""
+    series = _series(request, pk)
+    target = get_object_or_404(_visibility(request).events(), pk=event)
+    _require(request, "change_event", target)
+    attach = request.POST.get("attach") == "1"
+    if not attach and target.series_id != series.pk:
+        return redirect("console:series", series.pk)
+    try:
+        services.event_update(event=target, by_user=request.user, via=VIA, series=series if attach else None)
+    except DomainError as error:
+        _refused(request, error)
+    else:
+        messages.success(request, (_("%(event)s counts for the series now.") if attach
+                                   else _("%(event)s no longer counts for the series.")) % {"event": target.name})
+    return redirect("console:series", series.pk)
+
+
+@login_required
+@require_POST
+def series_delete(request, pk: int):
+    series = _series(request, pk, "delete_series")
+    try:
+        services.series_delete(series=series, by_user=request.user, via=VIA)
+    except DomainError as error:
+        _refused(request, error)
+        return redirect("console:series", series.pk)
+    messages.success(request, _("Series deleted."))
+    return redirect("console:series_list")
