@@ -188,7 +188,7 @@ def series_document(series, *, visibility: policy.Visibility) -> dict:
     """The series' standings as JSON (``GET /api/v1/series/{id}/standings/``)."""
     events, results = series_results(series, visibility=visibility)
     rows = series_rows(series, results)
-    names = {p.pk: visibility.name(p) for p in Player.objects.filter(pk__in=[row.player for row in rows])}
+    names = visibility.names([row.player for row in rows])
     return {
         "scoring": series.scoring,
         "best_of": series.best_of,

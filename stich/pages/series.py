@@ -10,7 +10,6 @@ from django.utils.translation import gettext_lazy as _
 from games.catalog import GAMES
 
 from tournaments import policy
-from tournaments.display import distinct_names, player_clubs
 from tournaments.models import Player, Series
 from tournaments.selectors import series_results, series_rows
 from tournaments.series import trend
@@ -33,7 +32,7 @@ def series_context(series: Series) -> dict:
     rows = series_rows(series, results)
     moves = trend(series_rows(series, results[:-1]), rows) if len(results) > 1 else {}
     ids = [row.player for row in rows]
-    names = distinct_names({p.pk: p.public_name for p in Player.objects.filter(pk__in=ids)}, player_clubs(ids))
+    names = policy.public().names(ids)
     columns = [{"event": event, "number": index + 1} for index, event in enumerate(events)]
     standings = []
     for row in rows:
