@@ -123,6 +123,8 @@ def json_exception_handler(exc, context):
     detail = getattr(exc, "detail", None)
     code = detail.code if hasattr(detail, "code") else getattr(exc, "default_code", "error")
     body = {"code": code, "message": str(detail if detail is not None else exc)}
+    if isinstance(getattr(exc, "path", None), str):
+        body["path"] = exc.path  # bad_text: the JSON Pointer of the string in the body
     if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
         body["retry_after"] = int(exc.wait)
     return Response(body, status=response.status_code, headers=dict(response.headers.items()))

@@ -13,6 +13,7 @@ from typing import Iterable, Iterator
 
 from django.db import transaction
 
+from games.parsers import Unreadable, read_json
 from games.rules import RecordError, validate
 
 from . import audit, policy
@@ -108,9 +109,13 @@ def import_lines(lines: Iterable[str], *, progress=None, by_user=None, via: str 
             if not text.strip():
                 continue
             try:
-                item = json.loads(text)
+                item = read_json(text)  # the API's reader: depth limit, text the database can store
                 kind = item["type"]
-            except (ValueError, KeyError, TypeError) as exc:
+            except Unreadable as exc:
+                code = "bad_line" if exc.code == "not_json" else exc.code
+                rejections.append(Rejection(number, code, exc.path, f"not an export line: {exc}"))
+                continue
+            except (KeyError, TypeError) as exc:
                 rejections.append(Rejection(number, "bad_line", "", f"not an export line: {exc}"))
                 continue
             if kind == "event":

@@ -25,6 +25,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, OuterRef, Subquery
 from django.utils import timezone
 
+from games.parsers import text_error
 from games.rules import Code, RecordError, validate, validate_series
 
 from . import audit, policy, rows
@@ -111,6 +112,11 @@ def _check_continues(record: dict, rules: SessionRules, expected: Expected) -> N
 
 
 def _judge(record, rules: SessionRules, expected: Expected) -> dict:
+    # What the database cannot store is refused before the engine (which ignores unknown members)
+    # and before anything is written; the API's reader refuses it earlier (games/parsers.py).
+    unstorable = text_error(record)
+    if unstorable:
+        raise RecordRejected("bad_text", unstorable[1], unstorable[0])
     try:
         result = validate(record)
         _check_continues(record, rules, expected)
@@ -140,7 +146,8 @@ def current_session(table: Table, *, create: bool) -> Session | None:
 def fingerprint(record, expected_number: int | None) -> str:
     """What a retry must repeat for its ``Idempotency-Key`` to stand for the same submission."""
     text = json.dumps([record, expected_number], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
+    # surrogatepass: a record the check refuses later (a lone surrogate) still has a fingerprint.
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _replay(table: Table, key: str, print_: str) -> Submission | None:

@@ -2,12 +2,12 @@
 phone at the club, not the rules digest)."""
 from __future__ import annotations
 
-import json
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.catalog import GAME_CHOICES
+from games.parsers import Unreadable, read_json
 
 METRIC_CHOICES = [
     ("placement", _("Placement points: 1 for first place at a table, 0 for last, shared on ties, summed")),
@@ -112,10 +112,14 @@ class CorrectForm(ReasonForm):
                                          "submission against the hands before it."))
 
     def clean_record(self):
+        # The API's reader: its depth limit and its refusal of text the database cannot store.
         try:
-            return json.loads(self.cleaned_data["record"])
-        except ValueError as error:
-            raise forms.ValidationError(_("This is not valid JSON: %(error)s") % {"error": error}) from None
+            return read_json(self.cleaned_data["record"])
+        except Unreadable as error:
+            if error.code == "not_json":
+                raise forms.ValidationError(_("This is not valid JSON: %(error)s") % {"error": error}) from None
+            raise forms.ValidationError(_("This record cannot be taken (%(code)s at %(path)s): %(error)s")
+                                        % {"code": error.code, "path": error.path or "/", "error": error}) from None
 
 
 class PlanForm(forms.Form):
