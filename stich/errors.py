@@ -16,7 +16,7 @@ import logging
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import InterfaceError, OperationalError
 from django.db.models import ProtectedError
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponseBadRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -85,6 +85,37 @@ class BodySizeLimitMiddleware:
             if length > limit:
                 return JsonResponse(_too_large_body(limit), status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
         return self.get_response(request)
+
+
+class RequestTextMiddleware:
+    """A NUL character in the path, the query string or a header is refused with 400
+    ``bad_text`` (the JSON error shape under the API) before any view or query sees it: the
+    database cannot store or compare such text, and no address or parameter of the service has it.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        where = self._nul(request)
+        if where:
+            message = f"The {where} contains a NUL character."
+            if request.path.startswith(API_PREFIXES):
+                return JsonResponse({"code": "bad_text", "message": message}, status=status.HTTP_400_BAD_REQUEST)
+            return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+        return self.get_response(request)
+
+    @staticmethod
+    def _nul(request) -> str | None:
+        if "\x00" in request.path or "\x00" in request.path_info:
+            return "path"
+        if "\x00" in request.META.get("QUERY_STRING", "") or "%00" in request.META.get("QUERY_STRING", ""):
+            if any("\x00" in key or any("\x00" in value for value in values) for key, values in request.GET.lists()):
+                return "query string"
+        for key, value in request.META.items():
+            if key.startswith("HTTP_") and isinstance(value, str) and "\x00" in value:
+                return "header " + key[5:].replace("_", "-").title()
+        return None
 
 
 def json_exception_handler(exc, context):

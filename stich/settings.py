@@ -71,6 +71,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Before anything reads a body: oversized API bodies get the JSON 413.
     "stich.errors.BodySizeLimitMiddleware",
+    # A NUL in the path, query string or a header: 400 before any view or query sees it.
+    "stich.errors.RequestTextMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
