@@ -492,6 +492,12 @@ def _lock_unconfirmed(hand: Hand) -> Hand:
     return hand
 
 
+def _check_seat(hand: Hand, seat: int | None) -> None:
+    """A confirming or disputing seat is one of the hand's table (a seat of the session's players)."""
+    if seat is not None and not 0 <= seat < Seat.objects.filter(table_id=hand.session.table_id).count():
+        raise Invalid(f"this table has no seat {seat}", field="seat")
+
+
 def hand_confirm(*, hand: Hand, seat: int | None, by_user=None, via: str = "api") -> dict:
     """Another seat of the table confirms a hand entered by one seat; from now on it counts.
 
@@ -500,6 +506,7 @@ def hand_confirm(*, hand: Hand, seat: int | None, by_user=None, via: str = "api"
     """
     with transaction.atomic():
         hand = _lock_unconfirmed(hand)
+        _check_seat(hand, seat)
         event = hand.session.table.round.event
         if seat is None and not policy.organises_event(by_user, event):
             raise NotAllowed("a hand is confirmed by another seat of the table or by an organiser", code="seat_required")
@@ -521,6 +528,7 @@ def hand_dispute(*, hand: Hand, seat: int | None, reason: str, by_user=None, via
     confirm, correct or void it."""
     with transaction.atomic():
         hand = _lock_unconfirmed(hand)
+        _check_seat(hand, seat)
         if hand.disputed:
             raise Conflict("this hand is already disputed; the organisers decide", code="already_disputed")
         hand.disputed = True
