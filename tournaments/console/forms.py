@@ -2,12 +2,13 @@
 phone at the club, not the rules digest)."""
 from __future__ import annotations
 
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.catalog import GAME_CHOICES
 from games.parsers import Unreadable, read_json
+
+from ..models import EVENT_OPTION_BOUNDS
 
 METRIC_CHOICES = [
     ("placement", _("Placement points: 1 for first place at a table, 0 for last, shared on ties, summed")),
@@ -18,6 +19,12 @@ METRIC_CHOICES = [
 ]
 
 
+def _bounds(name: str) -> dict:
+    """The model's range of an event option (tournaments.models.EVENT_OPTION_BOUNDS)."""
+    low, high = EVENT_OPTION_BOUNDS[name]
+    return {"min_value": low, "max_value": high}
+
+
 class EventForm(forms.Form):
     club = forms.ModelChoiceField(queryset=None, label=_("Club"), empty_label=None,
                                   help_text=_("Its members can be seated; its organisers run the event too."))
@@ -25,17 +32,17 @@ class EventForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
     starts_on = forms.DateField(label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     mu_target_score = forms.IntegerField(
-        label=_("Mü: target score"), min_value=1, initial=200,
+        label=_("Mü: target score"), **_bounds("mu_target_score"), initial=200,
         help_text=_("A Mü game ends after the deal in which a player's total reaches this score."))
     mu_fixed_deals = forms.IntegerField(
-        label=_("Mü: fixed number of deals"), min_value=1, required=False,
+        label=_("Mü: fixed number of deals"), **_bounds("mu_fixed_deals"), required=False,
         help_text=_("Leave empty to play to the target score; fill in to end every game after this many deals "
                     "instead (every table then plays the same number of deals)."))
     maumau_games_per_series = forms.IntegerField(
-        label=_("Maumau: games per series"), min_value=1, initial=8,
+        label=_("Maumau: games per series"), **_bounds("maumau_games_per_series"), initial=8,
         help_text=_("A table plays this many games; then the series is settled in money."))
     maumau_stake_cents = forms.IntegerField(
-        label=_("Maumau: stake in cents per minus point"), min_value=0, initial=10,
+        label=_("Maumau: stake in cents per minus point"), **_bounds("maumau_stake_cents"), initial=10,
         help_text=_("After a series every player settles his minus points against the others at this stake "
                     "(10 = ten cents a point)."))
     metric_1 = forms.ChoiceField(label=_("Rank players by"), choices=METRIC_CHOICES, initial="placement")
