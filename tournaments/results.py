@@ -476,6 +476,13 @@ def _new_version(hand: Hand, *, record, result, voided: bool, by_user, reason: s
     )
 
 
+# A hand's confirmation state (events with ``confirm_hands``), as the services write it; with the
+# seat that entered it, what an export carries of each hand besides its versions
+# (tournaments/exchange.py; ``confirmed_by``, a user account, stays in its database).
+CONFIRMATION_FIELDS = ("unconfirmed", "disputed", "confirmed_at", "confirmed_by_seat", "confirmed_by")
+HAND_STATE_FIELDS = ("entered_by_seat", *CONFIRMATION_FIELDS)
+
+
 def _mark_confirmed(hand: Hand, *, seat: int | None, by_user) -> None:
     hand.unconfirmed = hand.disputed = False
     hand.confirmed_at, hand.confirmed_by_seat = timezone.now(), seat
@@ -514,8 +521,7 @@ def hand_confirm(*, hand: Hand, seat: int | None, by_user=None, via: str = "api"
             raise NotAllowed("the seat that entered a hand cannot confirm it; another player confirms", code="same_seat")
         before = {"unconfirmed": True, "disputed": hand.disputed, "entered_by_seat": hand.entered_by_seat}
         _mark_confirmed(hand, seat=seat, by_user=by_user)
-        hand.save(update_fields=["unconfirmed", "disputed", "confirmed_at", "confirmed_by_seat", "confirmed_by",
-                                 "updated_at"])
+        hand.save(update_fields=[*CONFIRMATION_FIELDS, "updated_at"])
         audit.record(actor=by_user, via=via, action=audit.Action.HAND_CONFIRMED, obj=hand, event=event,
                      before=before, after={"unconfirmed": False, "confirmed_by_seat": seat, "scores": hand.scores})
         session = hand.session
