@@ -16,7 +16,7 @@ import logging
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import InterfaceError, OperationalError
 from django.db.models import ProtectedError
-from django.http import Http404, HttpResponseBadRequest, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -65,7 +65,8 @@ def _too_large_body(limit: int) -> dict:
 
 
 class BodySizeLimitMiddleware:
-    """An API request announcing a body over the limit is answered 413 before it is read.
+    """An API request announcing a body over the limit is answered 413 before it is read; a
+    request with a chunked body (no length to read it by) 411 ``length_required``.
 
     Django's own check (``DATA_UPLOAD_MAX_MEMORY_SIZE``) raises where the body is first read and
     answers with an HTML page; the parser (games/parsers.py) also stops at the limit when the
@@ -76,6 +77,15 @@ class BodySizeLimitMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        if "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
+            # Django reads a body by its Content-Length: a chunked body would be read as empty
+            # (under WSGI and ASGI alike) and the request taken as one without a body.
+            message = "Send the body with a Content-Length (chunked transfer encoding is not accepted)."
+            if request.path.startswith(API_PREFIXES):
+                return JsonResponse({"code": "length_required", "message": message},
+                                    status=status.HTTP_411_LENGTH_REQUIRED)
+            return HttpResponse(message, status=status.HTTP_411_LENGTH_REQUIRED,
+                                content_type="text/plain; charset=utf-8")
         if request.path.startswith(API_PREFIXES):
             try:
                 length = int(request.META.get("CONTENT_LENGTH") or 0)

@@ -11,7 +11,6 @@ import csv
 import json
 
 from django.http import HttpResponse
-from django_filters.rest_framework import DjangoFilterBackend
 from django.db.models import Prefetch
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
@@ -26,6 +25,7 @@ from .renderers import BrowsableAPIRenderer
 
 from . import draws, policy, results, services
 from .errors import NotFound
+from .filtering import FilterBackend
 from .models import Club, Event, Player, Round, Seat, Session, Table, Transfer
 from .selectors import event_money, standings_document
 from .serializers import (
@@ -192,7 +192,7 @@ class PlayerViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMi
     filterset_fields = {"clubs": ["exact"], "anonymised": ["exact"]}
     # DRF's filter_queryset iterates this attribute: the settings' plain OrderingFilter would sort
     # by the real name.
-    filter_backends = [DjangoFilterBackend, PlayerOrdering]
+    filter_backends = [FilterBackend, PlayerOrdering]
     ordering_fields = ["name", "created_at", "id"]
     object_permissions = {"destroy": "delete_player"}  # changes: check_object_permissions below
 
