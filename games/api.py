@@ -8,13 +8,13 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from .parsers import JSONParser
 from .rules import RecordError, validate
 from .rules.errors import markdown_table
 from .rules.schema import SCHEMAS, openapi_schema, record_schema
+from .throttling import SlidingRateThrottle
 
 # The OpenAPI request body of submissions and dry runs: the record format's JSON Schema.
 RECORD_BODY = {"application/json": openapi_schema("record")}
@@ -48,7 +48,7 @@ class DryRunView(APIView):
 
     permission_classes = [AllowAny]
     parser_classes = [RawJSONParser]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [SlidingRateThrottle]  # atomic counts; a local count while the cache is down
     throttle_scope = "dry_run"
 
     @extend_schema(

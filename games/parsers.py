@@ -6,7 +6,13 @@ limit, whatever its ``Content-Length`` claims. Nesting deeper than ``MAX_DEPTH``
 400 ``too_deep``: the C decoder stops at Python's recursion limit while parsing (a RecursionError,
 never a 500), and a walk without recursion checks the depth of what it returned, so nothing after
 the parser (the engine, fingerprints, the database's JSON) meets a document deep enough to exhaust
-the stack. Unknown members stay allowed: only size and depth are limited.
+the stack. A string the database cannot store (a NUL character, a lone UTF-16 surrogate: both come
+only from ``\\u`` escapes) is refused with 400 ``bad_text`` naming its JSON Pointer (``path``).
+Unknown members stay allowed: only size, depth and storable text are checked.
+
+``read_json`` is the one reader of JSON text for every way a record arrives (the API's bodies, the
+console's correction, an event's import); ``text_error`` is its check of stored text, which the
+services also apply to records handed to them directly.
 """
 from __future__ import annotations
 
@@ -30,6 +36,85 @@ class TooLarge(exceptions.APIException):
 class TooDeep(exceptions.ParseError):
     default_code = "too_deep"
     default_detail = f"The JSON is nested deeper than {MAX_DEPTH} levels."
+
+
+class BadText(exceptions.ParseError):
+    """A string the database cannot store; ``path`` is its JSON Pointer in the body."""
+
+    default_code = "bad_text"
+
+    def __init__(self, message: str, path: str) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class Unreadable(ValueError):
+    """What ``read_json`` refuses: ``code`` (``not_json``, ``too_deep``, ``bad_text``), a message
+    for people and, for ``bad_text``, the JSON Pointer of the string."""
+
+    def __init__(self, code: str, message: str, path: str = "") -> None:
+        super().__init__(message)
+        self.code, self.message, self.path = code, message, path
+
+
+def _pointer(parts) -> str:
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
+
+
+def _bad(text: str) -> str | None:
+    if "\x00" in text:
+        return "a NUL character (U+0000)"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "a lone UTF-16 surrogate (U+D800 to U+DFFF)"
+    return None
+
+
+def text_error(document) -> tuple[str, str] | None:
+    """(JSON Pointer, message) of the first string in ``document`` (a value or a member name) that
+    PostgreSQL cannot store, or None. A bad member name is reported at its object (the pointer
+    itself must be text that can be answered)."""
+    stack = [(document, ())]
+    while stack:
+        value, parts = stack.pop()
+        if isinstance(value, str):
+            problem = _bad(value)
+            if problem:
+                return _pointer(parts), f"The text at {_pointer(parts) or 'the top'} contains {problem}, which cannot be stored."
+        elif isinstance(value, dict):
+            for key, child in value.items():
+                problem = _bad(key) if isinstance(key, str) else None
+                if problem:
+                    return _pointer(parts), (f"A member name in {_pointer(parts) or 'the top object'} contains {problem}, "
+                                             "which cannot be stored.")
+                stack.append((child, (*parts, key)))
+        elif isinstance(value, list):
+            stack.extend((child, (*parts, index)) for index, child in enumerate(value))
+    return None
+
+
+def read_json(data: bytes | str, *, encoding: str = "utf-8", strict: bool = True):
+    """The document in ``data``, or ``Unreadable``: not JSON (strict: no NaN or Infinity; bytes
+    in ``encoding``), nested deeper than ``MAX_DEPTH``, or holding text that cannot be stored."""
+    try:
+        text = codecs.decode(data, encoding) if isinstance(data, bytes) else data
+        document = json.loads(text, parse_constant=json.strict_constant if strict else None)
+    except RecursionError:
+        raise Unreadable("too_deep", TooDeep.default_detail) from None
+    except ValueError as exc:
+        raise Unreadable("not_json", f"JSON parse error - {exc}") from None
+    # A document nests at most as deep as it has brackets: most records have fewer than the
+    # limit, and counting them in the text costs far less than walking the document.
+    if text.count("[") + text.count("{") > MAX_DEPTH and depth(document) > MAX_DEPTH:
+        raise Unreadable("too_deep", TooDeep.default_detail)
+    # Such strings come only from \u escapes (JSON text cannot carry them raw) unless the text
+    # itself holds them.
+    if "\\u" in text or _bad(text):
+        found = text_error(document)
+        if found:
+            raise Unreadable("bad_text", found[1], found[0])
+    return document
 
 
 def body_limit() -> int:
@@ -69,14 +154,10 @@ class JSONParser(DRFJSONParser):
             raise too_large(limit)
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
-            text = codecs.decode(raw, encoding)
-            document = json.loads(text, parse_constant=json.strict_constant if self.strict else None)
-        except RecursionError:
-            raise TooDeep() from None
-        except ValueError as exc:
-            raise exceptions.ParseError(f"JSON parse error - {exc}") from None
-        # A document nests at most as deep as it has brackets: most records have fewer than the
-        # limit, and counting them in the text costs far less than walking the document.
-        if text.count("[") + text.count("{") > MAX_DEPTH and depth(document) > MAX_DEPTH:
-            raise TooDeep()
-        return document
+            return read_json(raw, encoding=encoding, strict=self.strict)
+        except Unreadable as error:
+            if error.code == "too_deep":
+                raise TooDeep() from None
+            if error.code == "bad_text":
+                raise BadText(error.message, error.path) from None
+            raise exceptions.ParseError(error.message) from None

@@ -16,7 +16,7 @@ import logging
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import InterfaceError, OperationalError
 from django.db.models import ProtectedError
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -65,7 +65,8 @@ def _too_large_body(limit: int) -> dict:
 
 
 class BodySizeLimitMiddleware:
-    """An API request announcing a body over the limit is answered 413 before it is read.
+    """An API request announcing a body over the limit is answered 413 before it is read; a
+    request with a chunked body (no length to read it by) 411 ``length_required``.
 
     Django's own check (``DATA_UPLOAD_MAX_MEMORY_SIZE``) raises where the body is first read and
     answers with an HTML page; the parser (games/parsers.py) also stops at the limit when the
@@ -76,6 +77,15 @@ class BodySizeLimitMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        if "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
+            # Django reads a body by its Content-Length: a chunked body would be read as empty
+            # (under WSGI and ASGI alike) and the request taken as one without a body.
+            message = "Send the body with a Content-Length (chunked transfer encoding is not accepted)."
+            if request.path.startswith(API_PREFIXES):
+                return JsonResponse({"code": "length_required", "message": message},
+                                    status=status.HTTP_411_LENGTH_REQUIRED)
+            return HttpResponse(message, status=status.HTTP_411_LENGTH_REQUIRED,
+                                content_type="text/plain; charset=utf-8")
         if request.path.startswith(API_PREFIXES):
             try:
                 length = int(request.META.get("CONTENT_LENGTH") or 0)
@@ -85,6 +95,37 @@ class BodySizeLimitMiddleware:
             if length > limit:
                 return JsonResponse(_too_large_body(limit), status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
         return self.get_response(request)
+
+
+class RequestTextMiddleware:
+    """A NUL character in the path, the query string or a header is refused with 400
+    ``bad_text`` (the JSON error shape under the API) before any view or query sees it: the
+    database cannot store or compare such text, and no address or parameter of the service has it.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        where = self._nul(request)
+        if where:
+            message = f"The {where} contains a NUL character."
+            if request.path.startswith(API_PREFIXES):
+                return JsonResponse({"code": "bad_text", "message": message}, status=status.HTTP_400_BAD_REQUEST)
+            return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+        return self.get_response(request)
+
+    @staticmethod
+    def _nul(request) -> str | None:
+        if "\x00" in request.path or "\x00" in request.path_info:
+            return "path"
+        if "\x00" in request.META.get("QUERY_STRING", "") or "%00" in request.META.get("QUERY_STRING", ""):
+            if any("\x00" in key or any("\x00" in value for value in values) for key, values in request.GET.lists()):
+                return "query string"
+        for key, value in request.META.items():
+            if key.startswith("HTTP_") and isinstance(value, str) and "\x00" in value:
+                return "header " + key[5:].replace("_", "-").title()
+        return None
 
 
 def json_exception_handler(exc, context):
@@ -123,6 +164,8 @@ def json_exception_handler(exc, context):
     detail = getattr(exc, "detail", None)
     code = detail.code if hasattr(detail, "code") else getattr(exc, "default_code", "error")
     body = {"code": code, "message": str(detail if detail is not None else exc)}
+    if isinstance(getattr(exc, "path", None), str):
+        body["path"] = exc.path  # bad_text: the JSON Pointer of the string in the body
     if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
         body["retry_after"] = int(exc.wait)
     return Response(body, status=response.status_code, headers=dict(response.headers.items()))

@@ -78,6 +78,8 @@ MIDDLEWARE = [
     "stich.security.AnonymousGZipMiddleware",
     # Before anything reads a body: oversized API bodies get the JSON 413.
     "stich.errors.BodySizeLimitMiddleware",
+    # A NUL in the path, query string or a header: 400 before any view or query sees it.
+    "stich.errors.RequestTextMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -238,7 +240,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer", "tournaments.renderers.BrowsableAPIRenderer"],
     "DEFAULT_FILTER_BACKENDS": [
-        "django_filters.rest_framework.DjangoFilterBackend",
+        "tournaments.filtering.FilterBackend",  # an id that matches nothing: an empty list
         "rest_framework.filters.OrderingFilter",
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",

@@ -46,10 +46,9 @@ def _no_content_security_policy_violation(request):
 def forget_dry_runs(ident: str = "127.0.0.1") -> None:
     """Forget the dry-run throttle's count for one client address. The cache is shared (Redis when
     ``REDIS_URL`` is set) and outlives a test; ``cache.clear()`` would empty the broker's database."""
-    from django.core.cache import cache
-    from rest_framework.throttling import ScopedRateThrottle
+    from games.throttling import SlidingRateThrottle
 
-    cache.delete(ScopedRateThrottle.cache_format % {"scope": "dry_run", "ident": ident})
+    SlidingRateThrottle.forget("dry_run", ident)
 
 
 def make_user(username: str, **extra):

@@ -25,6 +25,7 @@ from .renderers import BrowsableAPIRenderer
 
 from . import draws, policy, results, services
 from .errors import NotFound
+from .filtering import FilterBackend
 from .models import Club, Event, Player, Round, Seat, Session, Table, Transfer
 from .selectors import event_money, standings_document
 from .serializers import (
@@ -171,7 +172,11 @@ class PlayerOrdering(OrderingFilter):
 
     def get_ordering(self, request, queryset, view):
         ordering = super().get_ordering(request, queryset, view)
-        return [term.replace("name", "shown_name") if term.lstrip("-") == "name" else term for term in ordering or []] or None
+        if not ordering:
+            return None
+        terms = [term.replace("name", "shown_name") if term.lstrip("-") == "name" else term for term in ordering]
+        # Equal shown names (two "K.Z.") keep a fixed order that says nothing of the real ones.
+        return terms if any(term.lstrip("-") == "id" for term in terms) else [*terms, "id"]
 
     def remove_invalid_fields(self, queryset, fields, view, request):
         return [term for term in fields if term.lstrip("-") in ("name", "created_at", "id")]
@@ -189,12 +194,11 @@ class PlayerViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMi
     queryset_model = Player
     serializer_class = PlayerSerializer
     filterset_fields = {"clubs": ["exact"], "anonymised": ["exact"]}
+    # DRF's filter_queryset iterates this attribute: the settings' plain OrderingFilter would sort
+    # by the real name.
+    filter_backends = [FilterBackend, PlayerOrdering]
+    ordering_fields = ["name", "created_at", "id"]
     object_permissions = {"destroy": "delete_player"}  # changes: check_object_permissions below
-
-    def get_filter_backends(self):
-        from django_filters.rest_framework import DjangoFilterBackend
-
-        return [DjangoFilterBackend, PlayerOrdering]
 
     def get_queryset(self):
         players = self.visibility.players().prefetch_related("clubs").order_by("shown_name", "id")

@@ -12,17 +12,23 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from django.db import transaction
+from django.db.models import DateTimeField
+from django.utils.dateparse import parse_datetime
 
+from games.parsers import Unreadable, read_json
 from games.rules import RecordError, validate
 
 from . import audit, policy
+from .results import HAND_STATE_FIELDS
+from .services import EVENT_FIELDS, _check_event
+from .errors import Invalid
 from .models import Club, Event, Hand, HandVersion, Membership, Player, Round, Seat, Session, Table
 
 FORMAT = "stich-event/1"
-EVENT_OPTIONS = [
-    "name", "game", "starts_on", "published", "mu_target_score", "mu_fixed_deals",
-    "maumau_games_per_series", "maumau_stake_cents", "standings_metrics",
-]
+# Every option of an event and every state of a hand, from the services' own lists: an option or
+# a state added there travels with the export without a change here.
+EVENT_OPTIONS = list(EVENT_FIELDS)
+HAND_STATE = [name for name in HAND_STATE_FIELDS if name != "confirmed_by"]  # user accounts stay home
 
 
 def export_lines(event: Event, *, visibility: policy.Visibility) -> Iterator[dict]:
@@ -58,12 +64,15 @@ def export_lines(event: Event, *, visibility: policy.Visibility) -> Iterator[dic
         "hand__number", "version",
     )
     for version in versions:
-        yield {"type": "hand", "session": version.hand.session_id, "number": version.hand.number,
+        hand = version.hand
+        yield {"type": "hand", "session": hand.session_id, "number": hand.number,
                "version": version.version, "voided": version.voided,
                # Each version's own dealer (a correction may change it); versions stored before
                # dealers were kept per version have it only in their record.
                "dealer": version.dealer if version.dealer is not None else (version.record or {}).get("dealer"),
-               "reason": version.reason, "record": version.record}
+               "reason": version.reason, "record": version.record,
+               # The hand's state now (the same on each of its versions' lines; the last one stands).
+               "state": {name: _plain(getattr(hand, name)) for name in HAND_STATE}}
 
 
 def _plain(value):
@@ -101,6 +110,7 @@ def import_lines(lines: Iterable[str], *, progress=None, by_user=None, via: str 
     event_data: dict = {}
     touched: dict[int, Session] = {}
     abandoned: list[Session] = []
+    finished_at: dict[int, str | None] = {}
     with transaction.atomic():
         for number, text in enumerate(lines, start=1):
             if progress:
@@ -108,9 +118,13 @@ def import_lines(lines: Iterable[str], *, progress=None, by_user=None, via: str 
             if not text.strip():
                 continue
             try:
-                item = json.loads(text)
+                item = read_json(text)  # the API's reader: depth limit, text the database can store
                 kind = item["type"]
-            except (ValueError, KeyError, TypeError) as exc:
+            except Unreadable as exc:
+                code = "bad_line" if exc.code == "not_json" else exc.code
+                rejections.append(Rejection(number, code, exc.path, f"not an export line: {exc}"))
+                continue
+            except (KeyError, TypeError) as exc:
                 rejections.append(Rejection(number, "bad_line", "", f"not an export line: {exc}"))
                 continue
             if kind == "event":
@@ -119,9 +133,14 @@ def import_lines(lines: Iterable[str], *, progress=None, by_user=None, via: str 
                 club, _ = Club.objects.get_or_create(name=item["name"], defaults={"city": item.get("city", "")})
                 ids["club"][item["id"]] = club
                 if event is None and item["id"] == event_data.get("club"):
-                    event = Event.objects.create(
-                        club=club, **{k: event_data[k] for k in EVENT_OPTIONS if k in event_data}
-                    )
+                    event = Event(club=club, **{k: event_data[k] for k in EVENT_OPTIONS if k in event_data})
+                    try:
+                        _check_event(event)  # the options' bounds, as for an event created here
+                    except Invalid as error:
+                        # Nothing of the event can be read without it: refused at once.
+                        rejections.append(Rejection(number, error.code, f"/{error.field or ''}", error.message))
+                        raise ImportRejected(rejections) from None
+                    event.save()
             elif kind == "player":
                 player = Player.objects.create(name=item["name"], initials_only=item.get("initials_only", False))
                 for club_id in item.get("clubs", []):
@@ -142,6 +161,7 @@ def import_lines(lines: Iterable[str], *, progress=None, by_user=None, via: str 
                     table=ids["table"][item["table"]], number=item["number"], first_dealer=item.get("first_dealer", 0)
                 )
                 ids["session"][item["id"]] = session
+                finished_at[session.pk] = item.get("finished_at")
                 if item["status"] == Session.Status.ABANDONED:
                     abandoned.append(session)
             elif kind == "hand":
@@ -162,7 +182,14 @@ def import_lines(lines: Iterable[str], *, progress=None, by_user=None, via: str 
                 if not created:
                     hand.record, hand.result, hand.voided, hand.version = record, result, item.get("voided", False), item["version"]
                     hand.dealer = item["dealer"]
-                    hand.save()
+                state = item.get("state") or {}
+                for name in HAND_STATE:
+                    if name in state:
+                        value = state[name]
+                        if isinstance(value, str) and isinstance(Hand._meta.get_field(name), DateTimeField):
+                            value = parse_datetime(value)
+                        setattr(hand, name, value)
+                hand.save()
                 HandVersion.objects.create(hand=hand, version=item["version"], dealer=item["dealer"], record=record, result=result,
                                            voided=item.get("voided", False), reason=item.get("reason", ""))
                 touched[session.pk] = session
@@ -176,6 +203,10 @@ def import_lines(lines: Iterable[str], *, progress=None, by_user=None, via: str 
         for session in abandoned:
             session.status = Session.Status.ABANDONED
             session.save(update_fields=["status"])
+        for session in Session.objects.filter(pk__in=finished_at, status=Session.Status.FINISHED):
+            if finished_at[session.pk]:  # when it finished, not when it was imported
+                session.finished_at = parse_datetime(finished_at[session.pk])
+                session.save(update_fields=["finished_at"])
         audit.record(actor=by_user, via=via, action=audit.Action.EVENT_IMPORTED, obj=event, event=event,
                      after={"format": FORMAT, "sessions": len(ids["session"]), "players": len(ids["player"])})
     return event

@@ -5,6 +5,7 @@ import secrets
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -13,6 +14,23 @@ from games.catalog import GAME_CHOICES, GAMES
 
 def new_scorer_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+# The range of each numeric event option: the model's validators, so the API's serializer, the
+# console's form and the admin refuse the same values (and the services check them for every
+# caller). Maumau's money stays far inside a transfer's integer: games × 1,000 minus points ×
+# stake < 2^31 cents.
+EVENT_OPTION_BOUNDS = {
+    "mu_target_score": (1, 10_000),
+    "mu_fixed_deals": (1, 1_000),
+    "maumau_games_per_series": (1, 100),
+    "maumau_stake_cents": (0, 10_000),
+}
+
+
+def _bounded(name: str) -> list:
+    low, high = EVENT_OPTION_BOUNDS[name]
+    return [MinValueValidator(low), MaxValueValidator(high)]
 
 
 class Club(models.Model):
@@ -136,11 +154,12 @@ class Event(models.Model):
     )
     # Mü: a session ends after the deal in which a total reaches the target, or after a fixed
     # number of deals when that is set (rules/mu.md §7).
-    mu_target_score = models.PositiveIntegerField(default=200)
-    mu_fixed_deals = models.PositiveIntegerField(null=True, blank=True)
+    mu_target_score = models.PositiveIntegerField(default=200, validators=_bounded("mu_target_score"))
+    mu_fixed_deals = models.PositiveIntegerField(null=True, blank=True, validators=_bounded("mu_fixed_deals"))
     # Maumau: games per series and the stake per minus point (rules/maumau.md, Series and money).
-    maumau_games_per_series = models.PositiveSmallIntegerField(default=8)
-    maumau_stake_cents = models.PositiveIntegerField(default=10)
+    maumau_games_per_series = models.PositiveSmallIntegerField(default=8,
+                                                               validators=_bounded("maumau_games_per_series"))
+    maumau_stake_cents = models.PositiveIntegerField(default=10, validators=_bounded("maumau_stake_cents"))
     # Standings: metric names in priority order (tournaments/standings.py).
     standings_metrics = models.CharField(max_length=200, default="placement,total,wins")
     # A hand entered at a table counts only once another seat of that table (or an organiser)

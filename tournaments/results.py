@@ -25,6 +25,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, OuterRef, Subquery
 from django.utils import timezone
 
+from games.parsers import text_error
 from games.rules import Code, RecordError, validate, validate_series
 
 from . import audit, policy, rows
@@ -118,6 +119,11 @@ def _check_continues(record: dict, rules: SessionRules, expected: Expected) -> N
 
 
 def _judge(record, rules: SessionRules, expected: Expected) -> dict:
+    # What the database cannot store is refused before the engine (which ignores unknown members)
+    # and before anything is written; the API's reader refuses it earlier (games/parsers.py).
+    unstorable = text_error(record)
+    if unstorable:
+        raise RecordRejected("bad_text", unstorable[1], unstorable[0])
     try:
         result = validate(record)
         _check_continues(record, rules, expected)
@@ -147,7 +153,8 @@ def current_session(table: Table, *, create: bool) -> Session | None:
 def fingerprint(record, expected_number: int | None) -> str:
     """What a retry must repeat for its ``Idempotency-Key`` to stand for the same submission."""
     text = json.dumps([record, expected_number], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
+    # surrogatepass: a record the check refuses later (a lone surrogate) still has a fingerprint.
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _replay(table: Table, key: str, print_: str) -> Submission | None:
@@ -476,6 +483,13 @@ def _new_version(hand: Hand, *, record, result, voided: bool, by_user, reason: s
     )
 
 
+# A hand's confirmation state (events with ``confirm_hands``), as the services write it; with the
+# seat that entered it, what an export carries of each hand besides its versions
+# (tournaments/exchange.py; ``confirmed_by``, a user account, stays in its database).
+CONFIRMATION_FIELDS = ("unconfirmed", "disputed", "confirmed_at", "confirmed_by_seat", "confirmed_by")
+HAND_STATE_FIELDS = ("entered_by_seat", *CONFIRMATION_FIELDS)
+
+
 def _mark_confirmed(hand: Hand, *, seat: int | None, by_user) -> None:
     hand.unconfirmed = hand.disputed = False
     hand.confirmed_at, hand.confirmed_by_seat = timezone.now(), seat
@@ -492,6 +506,12 @@ def _lock_unconfirmed(hand: Hand) -> Hand:
     return hand
 
 
+def _check_seat(hand: Hand, seat: int | None) -> None:
+    """A confirming or disputing seat is one of the hand's table (a seat of the session's players)."""
+    if seat is not None and not 0 <= seat < Seat.objects.filter(table_id=hand.session.table_id).count():
+        raise Invalid(f"this table has no seat {seat}", field="seat")
+
+
 def hand_confirm(*, hand: Hand, seat: int | None, by_user=None, via: str = "api") -> dict:
     """Another seat of the table confirms a hand entered by one seat; from now on it counts.
 
@@ -500,6 +520,7 @@ def hand_confirm(*, hand: Hand, seat: int | None, by_user=None, via: str = "api"
     """
     with transaction.atomic():
         hand = _lock_unconfirmed(hand)
+        _check_seat(hand, seat)
         event = hand.session.table.round.event
         if seat is None and not policy.organises_event(by_user, event):
             raise NotAllowed("a hand is confirmed by another seat of the table or by an organiser", code="seat_required")
@@ -507,8 +528,7 @@ def hand_confirm(*, hand: Hand, seat: int | None, by_user=None, via: str = "api"
             raise NotAllowed("the seat that entered a hand cannot confirm it; another player confirms", code="same_seat")
         before = {"unconfirmed": True, "disputed": hand.disputed, "entered_by_seat": hand.entered_by_seat}
         _mark_confirmed(hand, seat=seat, by_user=by_user)
-        hand.save(update_fields=["unconfirmed", "disputed", "confirmed_at", "confirmed_by_seat", "confirmed_by",
-                                 "updated_at"])
+        hand.save(update_fields=[*CONFIRMATION_FIELDS, "updated_at"])
         audit.record(actor=by_user, via=via, action=audit.Action.HAND_CONFIRMED, obj=hand, event=event,
                      before=before, after={"unconfirmed": False, "confirmed_by_seat": seat, "scores": hand.scores})
         session = hand.session
@@ -521,6 +541,7 @@ def hand_dispute(*, hand: Hand, seat: int | None, reason: str, by_user=None, via
     confirm, correct or void it."""
     with transaction.atomic():
         hand = _lock_unconfirmed(hand)
+        _check_seat(hand, seat)
         if hand.disputed:
             raise Conflict("this hand is already disputed; the organisers decide", code="already_disputed")
         hand.disputed = True

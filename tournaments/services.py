@@ -14,6 +14,7 @@ import hashlib
 import secrets
 from typing import Iterable
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Model
 from django.utils import timezone
@@ -22,7 +23,7 @@ from games.catalog import GAMES
 
 from . import audit
 from .errors import Conflict, Invalid
-from .models import Attendance, Club, Event, Hand, Membership, Player, Round, Seat, Series, Table
+from .models import EVENT_OPTION_BOUNDS, Attendance, Club, Event, Hand, Membership, Player, Round, Seat, Series, Table
 from .signals import announce_results_visibility_changed
 
 EVENT_FIELDS = (
@@ -229,6 +230,16 @@ def _check_event(event: Event) -> None:
         raise Invalid("a fixed number of deals must be positive", field="mu_fixed_deals")
     if event.maumau_games_per_series < 1:
         raise Invalid("a series needs at least one game", field="maumau_games_per_series")
+    for name in EVENT_OPTION_BOUNDS:  # the model's validators: the API, console and admin share them
+        value = getattr(event, name)
+        if value is None:
+            continue
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise Invalid(f"{name} must be a whole number", field=name)
+        try:
+            Event._meta.get_field(name).run_validators(value)
+        except ValidationError as error:
+            raise Invalid(" ".join(error.messages), field=name) from None
     from .standings import METRICS
 
     names = [name for name in event.standings_metrics.split(",") if name]

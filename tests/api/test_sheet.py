@@ -187,3 +187,22 @@ def test_without_the_option_hands_count_at_once(world):
     assert response.json()["hand"]["entered_by_seat"] == 1
     seats = list(table.seats.order_by("position").values_list("player_id", flat=True))
     assert [totals(world)[player] for player in seats] == LUT_SCORES
+
+
+@pytest.mark.parametrize("seat", [4, 7, 2**31, 2**70, -1, "x", None, True])
+def test_only_a_seat_of_the_table_confirms_or_disputes(confirming, seat):
+    """A 4-seat table: seat 7 or 2**70 is refused (400, the field named), nothing changes, no audit row."""
+    from tournaments.models import AuditEntry, Hand
+
+    world = confirming
+    table = lut_table(world)
+    submit(scorer(table, seat=0), table, LUT_ROUND)
+    hand = Hand.objects.get(session__table=table, number=1)
+    audits = AuditEntry.objects.count()
+    for action, body in (("confirm", {"seat": seat}), ("dispute", {"seat": seat, "reason": "wrong"})):
+        response = scorer(table).post(f"/api/v1/hands/{hand.pk}/{action}/", body, format="json")
+        assert response.status_code == 400, (action, seat, response.content)
+        assert "seat" in response.json()["fields"]
+    hand.refresh_from_db()
+    assert hand.unconfirmed and not hand.disputed and AuditEntry.objects.count() == audits
+    assert scorer(table).post(f"/api/v1/hands/{hand.pk}/confirm/", {"seat": 3}, format="json").status_code == 200

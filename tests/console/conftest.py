@@ -58,7 +58,7 @@ def asgi_server(transactional_db, tmp_path):
                    capture_output=True, timeout=120)
     log = open(tmp_path / "server.log", "wb")
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "stich.asgi:application", "-k", "uvicorn_worker.UvicornWorker",
+        [sys.executable, "-m", "gunicorn", "stich.asgi:application", "-k", "stich.workers.UvicornWorker",
          "--bind", f"127.0.0.1:{port}", "--workers", "1", "--graceful-timeout", "2"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )

@@ -36,7 +36,7 @@ def test_compose_file_is_valid_and_runs_the_whole_service(tmp_path):
 
     # HTTP through WSGI (persistent connections); the live pages' WebSockets through ASGI.
     assert "gunicorn stich.wsgi:application" in command("web")
-    assert "gunicorn stich.asgi:application -k uvicorn_worker.UvicornWorker" in command("live")
+    assert "gunicorn stich.asgi:application -k stich.workers.UvicornWorker" in command("live")
     assert services["live"]["environment"]["DB_POOL_SIZE"] == "4"
     for name in ("web", "live", "worker", "beat"):
         environment = services[name]["environment"]
@@ -73,6 +73,6 @@ def test_the_image_serves_the_asgi_application_as_compose_does():
     import importlib
 
     command = next(line for line in (DEPLOY / "Dockerfile").read_text().splitlines() if line.startswith("CMD "))
-    assert '"stich.asgi:application", "-k", "uvicorn_worker.UvicornWorker"' in command
-    assert importlib.import_module("uvicorn_worker").UvicornWorker
+    assert '"stich.asgi:application", "-k", "stich.workers.UvicornWorker"' in command
+    assert importlib.import_module("stich.workers").UvicornWorker.CONFIG_KWARGS["proxy_headers"] is False
     assert callable(importlib.import_module("stich.asgi").application)

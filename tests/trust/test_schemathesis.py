@@ -68,3 +68,104 @@ def test_the_api_keeps_its_schema_for_anonymous_clients(case, world, in_process)
 def test_the_api_keeps_its_schema_for_an_organiser(case, world, in_process):
     case.call_and_validate(excluded_checks=EXCLUDED,
                            headers={"Authorization": f"Token {world.organiser.auth_token.key}"})
+
+
+# --- hostile values to every operation ---------------------------------------------------------------
+# Random generation rarely draws a NUL or a lone surrogate (hypothesis leaves surrogates out) and
+# keeps integers to the schema's range: these cases put them everywhere, deterministically. Each
+# operation gets every string of its body (an unknown member too) and its query parameters as text
+# with a NUL, then every body string with a lone surrogate, then every integer (path, query, body)
+# as 2**70; at objects that exist, as an organiser of them, so the bodies are read.
+HOSTILE = {"nul": "a\x00b", "surrogate": "a\ud800b", "huge": 2**70}
+
+
+def _resolve(node: dict, bundle: dict) -> dict:
+    while isinstance(node, dict) and "$ref" in node:
+        node = bundle[node["$ref"].rsplit("/", 1)[-1]]
+    return node
+
+
+def _fill(node, bundle: dict, mode: str, depth: int = 0):
+    node = _resolve(node or {}, bundle)
+    hostile = HOSTILE[mode]
+    for key in ("oneOf", "anyOf", "allOf"):
+        if node.get(key):
+            return _fill(node[key][0], bundle, mode, depth)
+    kind = node.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "string")
+    if kind == "object" or "properties" in node:
+        if depth > 4:
+            return {}
+        filled = {name: _fill(child, bundle, mode, depth + 1) for name, child in node.get("properties", {}).items()}
+        filled["note"] = hostile  # an unknown member is enough
+        return filled
+    if kind == "array":
+        return [_fill(node.get("items"), bundle, mode, depth + 1)] if depth <= 4 else []
+    if kind in ("integer", "number"):
+        return hostile if mode == "huge" else 1
+    if kind == "boolean":
+        return True
+    return hostile if isinstance(hostile, str) else "x"
+
+
+def _existing_id(w, path: str, name: str):
+    ids = {"clubs": w.club.pk, "players": w.players[0].pk, "events": w.events["mu"].pk,
+           "rounds": w.mu_round.pk, "tables": w.mu_table.pk, "sessions": w.mu_session.pk, "hands": w.mu_hand.pk,
+           "transfers": 1}
+    resource = path.split("/api/v1/", 1)[-1].split("/", 1)[0]
+    return ids.get(resource, 1)
+
+
+@pytest.fixture
+def hostile_world(world):
+    import random
+
+    from tests.api.play import next_record
+    from tournaments import results
+
+    w = world
+    w.mu_round = w.events["mu"].rounds.get()
+    w.mu_table = w.mu_round.tables.order_by("number").first()
+    w.first_record = next_record("mu", random.Random(1), 4, None, w.mu_table.first_dealer)
+    receipt = results.hand_submit(table=w.mu_table, record=w.first_record).receipt
+    # A record the engine takes as the table's next hand: hostile text in it reaches the storing.
+    w.next_record = next_record("mu", random.Random(2), 4, receipt["session"], w.mu_table.first_dealer)
+    w.mu_session = w.mu_table.sessions.get()
+    w.mu_hand = w.mu_session.hands.get(pk=receipt["hand"]["id"])
+    return w
+
+
+OPERATIONS = [result.ok() for result in schema.get_all_operations()]
+
+
+@pytest.mark.parametrize("mode", sorted(HOSTILE))
+def test_no_operation_fails_on_nul_surrogates_or_huge_integers(hostile_world, in_process, mode):
+    w = hostile_world
+    hostile = HOSTILE[mode]
+    failures = []
+    for operation in OPERATIONS:
+        path = {p.name: (hostile if mode == "huge" else _existing_id(w, operation.path, p.name))
+                for p in operation.path_parameters}
+        text = hostile if mode == "nul" else "x"  # a lone surrogate cannot be sent in a URL
+        query = {p.name: (hostile if mode == "huge" and (p.definition.get("schema") or {}).get("type") == "integer"
+                          else text) for p in operation.query}
+        kwargs = {"path_parameters": path, "query": query}
+        bodies = [body for body in operation.body if body.media_type == "application/json"]
+        if bodies:
+            definition = bodies[0].definition.get("schema", bodies[0].definition)
+            kwargs["body"] = _fill(definition, definition.get("x-bundled", {}), mode)
+            kwargs["media_type"] = "application/json"
+            if isinstance(hostile, str):  # records the engine accepts, with the text in a member
+                if operation.path.endswith(("/hands/", "/validate")):
+                    kwargs["body"] = {**w.next_record, "note": hostile}
+                elif operation.path.endswith("/correct/"):
+                    kwargs["body"] = {"record": {**w.first_record, "note": hostile}, "reason": "checked"}
+        case = operation.Case(**kwargs)
+        response = case.call(headers={"Authorization": f"Token {w.organiser.auth_token.key}",
+                                      "X-Scorer-Token": w.mu_table.scorer_token} if "hands" in operation.path
+                             else {"Authorization": f"Token {w.organiser.auth_token.key}"})
+        if response.status_code >= 500:
+            failures.append(f"{operation.method.upper()} {operation.path}: {response.status_code} "
+                            f"{response.content[:200]!r}")
+    assert not failures, "\n".join(failures)

@@ -240,3 +240,23 @@ def test_the_unseen_rounds_are_the_complement_of_the_seen(trust, role):
         assert seen.unseen_round_ids(game) == expected
         if role == "anonymous" and game == "mu":
             assert len(expected) >= 4  # the case is not empty
+
+
+@pytest.mark.parametrize("role", ["anonymous", "stranger", "outsider", "organiser"])
+def test_ordering_by_name_follows_the_shown_name(trust, role):
+    """``?ordering=name`` sorts by the name the user is shown: with an initials-only "Kurt Abel"
+    (shown "K.A.") and "Karl Zander", the real order (Karl before Kurt) and the shown order (K.A.
+    before Karl, in every collation: "K.A." is a prefix of "KA…" when punctuation is ignored) differ,
+    so a sort by the real name would tell the order of the hidden names."""
+    from tournaments.models import Club, Membership, Player
+
+    club = Club.objects.create(name="Sortclub")
+    kurt = Player.objects.create(name="Kurt Abel", initials_only=True)
+    karl = Player.objects.create(name="Karl Zander")
+    for player in (karl, kurt):
+        Membership.objects.create(player=player, club=club)
+    assert sorted([kurt, karl], key=lambda p: p.name) != sorted([kurt, karl], key=lambda p: p.shown_name)
+    api = client_for(user_of(trust, role))
+    for ordering, expected in (("name", [kurt.pk, karl.pk]), ("-name", [karl.pk, kurt.pk])):
+        body = api.get(f"/api/v1/players/?clubs={club.pk}&ordering={ordering}").json()
+        assert [row["id"] for row in body["results"]] == expected, (ordering, body)

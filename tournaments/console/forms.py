@@ -2,12 +2,13 @@
 phone at the club, not the rules digest)."""
 from __future__ import annotations
 
-import json
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.catalog import GAME_CHOICES
+from games.parsers import Unreadable, read_json
+
+from ..models import EVENT_OPTION_BOUNDS
 
 METRIC_CHOICES = [
     ("placement", _("Placement points: 1 for first place at a table, 0 for last, shared on ties, summed")),
@@ -23,6 +24,12 @@ GAME_OPTIONS = {
     "mu": ("mu_target_score", "mu_fixed_deals"),
     "maumau": ("maumau_games_per_series", "maumau_stake_cents"),
 }
+
+
+def _bounds(name: str) -> dict:
+    """The model's range of an event option (tournaments.models.EVENT_OPTION_BOUNDS)."""
+    low, high = EVENT_OPTION_BOUNDS[name]
+    return {"min_value": low, "max_value": high}
 
 
 class EventForm(forms.Form):
@@ -41,17 +48,17 @@ class EventForm(forms.Form):
                  ("open", _("Open club night: no draw; open a table whenever enough players are free"))],
         help_text=_("Fixed once the first round or table exists."))
     mu_target_score = forms.IntegerField(
-        label=_("Mü: target score"), min_value=1, initial=200, required=False,
+        label=_("Mü: target score"), **_bounds("mu_target_score"), initial=200, required=False,
         help_text=_("A Mü game ends after the deal in which a player's total reaches this score."))
     mu_fixed_deals = forms.IntegerField(
-        label=_("Mü: fixed number of deals"), min_value=1, required=False,
+        label=_("Mü: fixed number of deals"), **_bounds("mu_fixed_deals"), required=False,
         help_text=_("Leave empty to play to the target score; fill in to end every game after this many deals "
                     "instead (every table then plays the same number of deals)."))
     maumau_games_per_series = forms.IntegerField(
-        label=_("Maumau: games per series"), min_value=1, initial=8, required=False,
+        label=_("Maumau: games per series"), **_bounds("maumau_games_per_series"), initial=8, required=False,
         help_text=_("A table plays this many games; then the series is settled in money."))
     maumau_stake_cents = forms.IntegerField(
-        label=_("Maumau: stake in cents per minus point"), min_value=0, initial=10, required=False,
+        label=_("Maumau: stake in cents per minus point"), **_bounds("maumau_stake_cents"), initial=10, required=False,
         help_text=_("After a series every player settles his minus points against the others at this stake "
                     "(10 = ten cents a point)."))
     metric_1 = forms.ChoiceField(label=_("Rank players by"), choices=METRIC_CHOICES, initial="placement")
@@ -141,10 +148,14 @@ class CorrectForm(ReasonForm):
                                          "submission against the hands before it."))
 
     def clean_record(self):
+        # The API's reader: its depth limit and its refusal of text the database cannot store.
         try:
-            return json.loads(self.cleaned_data["record"])
-        except ValueError as error:
-            raise forms.ValidationError(_("This is not valid JSON: %(error)s") % {"error": error}) from None
+            return read_json(self.cleaned_data["record"])
+        except Unreadable as error:
+            if error.code == "not_json":
+                raise forms.ValidationError(_("This is not valid JSON: %(error)s") % {"error": error}) from None
+            raise forms.ValidationError(_("This record cannot be taken (%(code)s at %(path)s): %(error)s")
+                                        % {"code": error.code, "path": error.path or "/", "error": error}) from None
 
 
 class PlanForm(forms.Form):
