@@ -60,8 +60,7 @@ def _round(request, pk: int) -> Round:
 
 
 def _organised_clubs(request):
-    clubs = Club.objects.order_by("name")
-    return clubs if request.user.is_staff else clubs.filter(organisers=request.user)
+    return _visibility(request).organised_clubs()
 
 
 def _form_status(request) -> int:
@@ -97,9 +96,7 @@ def _folded(name: str) -> str:
 @login_required
 def home(request):
     visibility = _visibility(request)
-    events = visibility.events().select_related("club").order_by("-starts_on", "-created_at")
-    if not request.user.is_staff:
-        events = events.filter(pk__in=visibility.organised_event_ids())
+    events = visibility.organised_events().select_related("club").order_by("-starts_on", "-created_at")
     clubs = [club for club in _organised_clubs(request) if policy.may(request.user, "add_event_to_club", club)]
     return render(request, "console/home.html", {"events": events, "clubs": clubs})
 
@@ -228,7 +225,7 @@ def players(request, pk: int):
     event = _event(request, pk)
     visibility = _visibility(request)
     clubs = _organised_clubs(request)
-    if not clubs.filter(pk=event.club_id).exists() and not request.user.is_staff:
+    if not clubs.filter(pk=event.club_id).exists():
         clubs = Club.objects.filter(pk=event.club_id)
     form = PlayerForm(request.POST or None, clubs=clubs, initial={"club": event.club_id})
     duplicate_of = None
