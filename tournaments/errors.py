@@ -87,6 +87,7 @@ class Error(StrEnum):
     ROUND_PUBLISHED = "round_published", Kind.CONFLICT, "a round with tables cannot be drawn again"
     NO_DRAW = "no_draw", Kind.CONFLICT, "swap or publish before the round is drawn"
     DRAW_OUTDATED = "draw_outdated", Kind.CONFLICT, "a player of the draw no longer exists: draw again"
+    SAME_NAME = "same_name", Kind.CONFLICT, "console: a player of the club has this name already (confirm to add)"
     SESSION_CLOSED = "session_closed", Kind.CONFLICT, "the session is finished or abandoned: no more hands"
     HAND_TAKEN = "hand_taken", Kind.CONFLICT, "another submission stored this hand first"
     NOT_NEXT_HAND = "not_next_hand", Kind.CONFLICT, "`?hand=N` is not the next hand (formerly also `hand_taken`)"

@@ -16,6 +16,7 @@ from django.db import transaction
 from games.rules import RecordError, validate
 
 from . import audit, policy
+from .audit import plain as _plain
 from .models import Club, Event, Hand, HandVersion, Membership, Player, Round, Seat, Session, Table
 
 FORMAT = "stich-event/1"
@@ -64,10 +65,6 @@ def export_lines(event: Event, *, visibility: policy.Visibility) -> Iterator[dic
                # dealers were kept per version have it only in their record.
                "dealer": version.dealer if version.dealer is not None else (version.record or {}).get("dealer"),
                "reason": version.reason, "record": version.record}
-
-
-def _plain(value):
-    return value.isoformat() if hasattr(value, "isoformat") else value
 
 
 def export_text(event: Event, *, visibility: policy.Visibility) -> str:

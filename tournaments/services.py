@@ -11,7 +11,9 @@ hands, hold the round back, or unpublish the event instead); an empty one can.
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
+import unicodedata
 from typing import Iterable
 
 from django.db import transaction
@@ -53,7 +55,7 @@ def _apply(obj: Model, changes: dict, allowed: Iterable[str]) -> dict:
 
 
 def _plain(values: dict) -> dict:
-    return {k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in values.items()}
+    return {name: audit.plain(value) for name, value in values.items()}
 
 
 # --- clubs --------------------------------------------------------------------------------------
@@ -103,10 +105,19 @@ def club_delete(*, club: Club, by_user, via: str = "api") -> None:
 @transaction.atomic
 def player_create(
     *, by_user, name: str, clubs: Iterable[Club], initials_only: bool = False, user=None, via: str = "api",
+    same_name_ok: bool = True,
 ) -> Player:
+    """A new player in ``clubs``. With ``same_name_ok`` False, a name that a player of one of the
+    clubs has already (``same_name``) is refused (409 ``same_name``): the console asks first."""
     clubs = list(clubs)
     if not clubs:
         raise Invalid("a player belongs to at least one club", field="clubs")
+    if not same_name_ok:
+        for club in clubs:
+            same = same_name(club, name)
+            if same:
+                raise Conflict(f"{len(same)} player(s) of {club.name} have this name already", code=Error.SAME_NAME,
+                               field="name")
     _check_account(user, None)
     player = Player.objects.create(name=name, initials_only=initials_only, user=user)
     for club in clubs:
@@ -115,6 +126,18 @@ def player_create(
                  after={"name": name, "initials_only": initials_only, "clubs": sorted(c.pk for c in clubs),
                         "user": getattr(user, "pk", None)})
     return player
+
+
+def folded_name(name: str) -> str:
+    """A name compared for duplicates: case, accents and spacing ignored."""
+    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return re.sub(r"\s+", " ", text).strip().casefold()
+
+
+def same_name(club: Club, name: str) -> list[Player]:
+    """The club's players (not deleted) whose name is ``name`` as ``folded_name`` compares them."""
+    wanted = folded_name(name)
+    return [player for player in Player.objects.filter(clubs=club, anonymised=False) if folded_name(player.name) == wanted]
 
 
 def _check_account(user, player: Player | None) -> None:

@@ -287,3 +287,35 @@ def test_the_board_shows_a_table_waiting_for_confirmation(world):
     results.hand_confirm(hand=hand, seat=1)
     states = {row["table"].pk: row["state"] for row in board(round_, {})}
     assert states[table.pk] == "playing"
+
+
+def test_the_board_reads_the_same_number_of_queries_for_any_number_of_started_tables(world, django_assert_num_queries):
+    """The board reads every table's session with its kept totals, hand count and hands that
+    wait in one query: a started table costs no query of its own."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments import results
+    from tournaments.console.views import board
+
+    round_ = world.events["mu"].rounds.get(number=1)
+    tables = list(round_.tables.order_by("number"))
+    assert len(tables) >= 3
+    rng = random.Random(5)
+
+    def start(table):
+        record = next_record("mu", rng, 4, None, table.first_dealer)
+        results.hand_submit(table_id=table.pk, entry=results.Entry(record), by_user=world.organiser)
+
+    start(tables[0])
+    with CaptureQueriesContext(connection) as one:
+        rows = board(round_, {})
+    assert [row["hands"] for row in rows][:2] == [1, 0]
+    for table in tables[1:]:
+        start(table)
+    with django_assert_num_queries(len(one)):
+        rows = board(round_, {})
+    assert all(row["hands"] == 1 and row["state"] == "playing" for row in rows)
+    for row in rows:
+        totals = results.session_summary(row["table"].sessions.get())["totals"]
+        assert [seat["total"] for seat in row["seats"]] == totals

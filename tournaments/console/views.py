@@ -8,15 +8,13 @@ page is shown again, nothing is changed.
 from __future__ import annotations
 
 import json
-import re
-import unicodedata
 from collections import Counter
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -28,8 +26,9 @@ from games.catalog import GAMES
 
 from .. import draws, policy, results, services
 from ..display import METRIC_HELP, METRIC_LABELS, distinct_names, hands_text, money, number, player_clubs
-from ..errors import DomainError, RecordRejected
+from ..errors import DomainError, Error, RecordRejected
 from ..models import Attendance, Club, Event, Hand, Player, Round, Seat, Session, Table
+from ..progress import SessionRules, session_length
 from ..selectors import event_money, present_players, standings_document
 from .forms import CorrectForm, EventForm, OrganiserForm, PlanForm, PlayerForm, ReasonForm
 
@@ -83,12 +82,6 @@ def _names(request, player_ids) -> dict:
     players = Player.objects.filter(pk__in=set(player_ids))
     names = {p.pk: visibility.name(p) for p in players}
     return distinct_names(names, player_clubs(names))
-
-
-def _folded(name: str) -> str:
-    """A name compared for duplicates: case, accents and spacing ignored."""
-    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
-    return re.sub(r"\s+", " ", text).strip().casefold()
 
 
 # --- events -------------------------------------------------------------------------------------
@@ -233,25 +226,25 @@ def players(request, pk: int):
         club = form.cleaned_data["club"]
         _require(request, "add_player_to_club", club)
         name = form.cleaned_data["name"].strip()
-        same = [p for p in Player.objects.filter(clubs=club, anonymised=False) if _folded(p.name) == _folded(name)]
-        if same and not form.cleaned_data["confirm_duplicate"]:
-            duplicate_of = {"name": name, "club": club.name, "count": len(same)}
-            form = PlayerForm(initial={**form.cleaned_data, "club": club.pk, "confirm_duplicate": True}, clubs=clubs)
-        else:
-            try:
-                player = services.player_create(by_user=request.user, via=VIA, name=name, clubs=[club],
-                                                initials_only=form.cleaned_data["initials_only"])
-                if form.cleaned_data["check_in"]:
-                    services.player_check_in(event=event, player=player, by_user=request.user, via=VIA)
-            except DomainError as error:
-                _refused(request, error)
+        try:
+            player = services.player_create(by_user=request.user, via=VIA, name=name, clubs=[club],
+                                            initials_only=form.cleaned_data["initials_only"],
+                                            same_name_ok=form.cleaned_data["confirm_duplicate"])
+            if form.cleaned_data["check_in"]:
+                services.player_check_in(event=event, player=player, by_user=request.user, via=VIA)
+        except DomainError as error:
+            if error.code is Error.SAME_NAME:  # ask first: the same person, or another of that name?
+                duplicate_of = {"name": name, "club": club.name, "count": len(services.same_name(club, name))}
+                form = PlayerForm(initial={**form.cleaned_data, "club": club.pk, "confirm_duplicate": True}, clubs=clubs)
             else:
-                messages.success(request, _("%(name)s added.") % {"name": name})
-                return redirect(f"{request.path}#player-{player.pk}")
+                _refused(request, error)
+        else:
+            messages.success(request, _("%(name)s added.") % {"name": name})
+            return redirect(f"{request.path}#player-{player.pk}")
 
     members = visibility.players().filter(clubs=event.club, anonymised=False).order_by("name", "id")
     query = request.GET.get("q", "").strip()
-    counts = Counter(_folded(p.name) for p in members)
+    counts = Counter(services.folded_name(p.name) for p in members)
     if query:
         members = visibility.filter_by_name(members, query)
     attendance = {a.player_id: a for a in Attendance.objects.filter(event=event)}
@@ -260,7 +253,7 @@ def players(request, pk: int):
     for player in members:
         rows.append({
             "player": player, "name": visibility.name(player), "attendance": attendance.get(player.pk),
-            "same_name": counts[_folded(player.name)], "played": player.pk in seated_now,
+            "same_name": counts[services.folded_name(player.name)], "played": player.pk in seated_now,
         })
     present = sum(1 for a in attendance.values() if a.present)
     return render(request, "console/players.html", {
@@ -364,16 +357,18 @@ def board(round_: Round, names: dict) -> list[dict]:
     due), waiting for confirmation (a hand entered by one seat that another has not confirmed, or
     that was disputed), not started; with the players' totals (``names``: player id → shown name)."""
     event = round_.event
+    # The sessions' kept totals and hand counts, and their hands that wait, in one query for all
+    # tables: the board's queries do not grow with its tables.
+    waiting = Count("hands", filter=Q(hands__unconfirmed=True))
     tables = round_.tables.order_by("number").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.order_by("position").select_related("player")),
-        Prefetch("sessions", queryset=Session.objects.order_by("number")),
+        Prefetch("sessions", queryset=Session.objects.order_by("number").annotate(waiting=waiting)),
     )
     rows = []
     for table in tables:
         sessions = list(table.sessions.all())
         session = sessions[-1] if sessions else None
-        summary = results.session_summary(session) if session is not None else None
-        hands = summary["hands"] if summary else 0
+        hands = session.hand_count if session is not None else 0
         seats = list(table.seats.all())
         if session is None or hands == 0:
             state, label = "waiting", _("not started")
@@ -383,23 +378,17 @@ def board(round_: Round, names: dict) -> list[dict]:
             state, label = "abandoned", _("abandoned")
         else:
             state, label = "playing", _("in progress")
-        if summary and summary.get("unconfirmed") and state != "abandoned":
+        if session is not None and session.waiting and state != "abandoned":
             # Results.counts: such a hand does not count until another seat (or an organiser) confirms.
             state, label = "confirming", _("waiting for confirmation")
-        due = None
-        if event.game == "mu" and event.mu_fixed_deals:
-            due = event.mu_fixed_deals
-        elif event.game == "maumau":
-            due = event.maumau_games_per_series
-        elif event.game == "lut":
-            due = len(seats)
-        totals = summary["totals"] if summary else [0] * len(seats)
+        length = session_length(SessionRules.for_event(event, len(seats)))
+        totals = (session.totals if session is not None else None) or [0] * len(seats)
         progress = hands_text(event.game, hands)
-        if due:
-            progress = _("%(entered)s of %(due)s") % {"entered": progress, "due": due}
-        elif event.game == "mu" and hands:
+        if length.hands:
+            progress = _("%(entered)s of %(due)s") % {"entered": progress, "due": length.hands}
+        elif hands:
             progress = _("%(entered)s, best total %(best)s of %(target)s") % {
-                "entered": progress, "best": max(totals), "target": event.mu_target_score}
+                "entered": progress, "best": max(totals), "target": length.target}
         rows.append({
             "table": table, "state": state, "label": label, "progress": progress, "hands": hands,
             "seats": [{"name": names.get(seat.player_id, seat.player.public_name), "total": totals[i] if i < len(totals) else 0}

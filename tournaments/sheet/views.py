@@ -26,7 +26,7 @@ from games.rules import mu
 
 from .. import policy, results
 from ..models import Seat, Session, Table
-from ..progress import SessionRules
+from ..progress import SessionRules, session_length
 from .qr import qr_svg
 
 SERVICE_WORKER = Path(settings.BASE_DIR) / "static" / "stich" / "sheet-sw.js"
@@ -50,12 +50,13 @@ def money(cents: int) -> str:
 def _end_reason(session: Session, rules: SessionRules) -> str:
     if session.status == Session.Status.ABANDONED:
         return _("The session was abandoned.")
+    length = session_length(rules)  # how long it runs; only the words differ by game
+    if length.target is not None:
+        return _("Session over: %(target)s points reached.") % {"target": length.target}
     if rules.game == "mu":
-        if rules.mu_fixed_deals:
-            return _("Session over: %(deals)s deals played.") % {"deals": rules.mu_fixed_deals}
-        return _("Session over: %(target)s points reached.") % {"target": rules.mu_target_score}
+        return _("Session over: %(deals)s deals played.") % {"deals": length.hands}
     if rules.game == "maumau":
-        return _("Series over: %(games)s games played.") % {"games": rules.maumau_games_per_series}
+        return _("Series over: %(games)s games played.") % {"games": length.hands}
     return _("Game over: every player has dealt.")
 
 
