@@ -24,7 +24,7 @@ from .renderers import BrowsableAPIRenderer
 
 from . import draws, policy, results, services
 from .errors import Error, NotFound
-from .models import Club, Event, Player, Round, Seat, Session, Table, Transfer
+from .models import Club, Player, Seat, Table, Transfer
 from .selectors import event_money, standings_document
 from .serializers import (
     ClubSerializer,
@@ -126,7 +126,6 @@ class PolicyViewSet(viewsets.GenericViewSet):
     before the service runs.
     """
 
-    queryset_model = None
     permissions: dict[str, str] = {}
 
     @property
@@ -167,7 +166,6 @@ class ClubViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixi
                   UpdateMixin, mixins.DestroyModelMixin):
     """Clubs. Staff create and delete them; a club's organisers change it."""
 
-    queryset_model = Club
     queryset = Club.objects.prefetch_related("organisers")
     serializer_class = ClubSerializer
     filterset_fields = {"name": ["exact", "icontains"], "city": ["exact", "icontains"]}
@@ -206,7 +204,6 @@ class PlayerViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMi
     memberships of his own clubs only. Names are shown as the player agreed (initials) to those who
     may not see the real one, and ``name`` filters and ordering use that shown name."""
 
-    queryset_model = Player
     serializer_class = PlayerSerializer
     filterset_fields = {"clubs": ["exact"], "anonymised": ["exact"]}
     permissions = {"create": "create_player", "update": "update_player", "partial_update": "update_player",
@@ -252,7 +249,6 @@ class EventViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
     """Events (tournaments) of one game. A club's organisers create them (unpublished); an event's
     organisers change them. An event with results cannot be deleted: unpublish it instead."""
 
-    queryset_model = Event
     serializer_class = EventSerializer
     filterset_fields = {"club": ["exact"], "game": ["exact"], "starts_on": ["exact", "gte", "lte"]}
     ordering_fields = ["starts_on", "name", "created_at"]
@@ -374,7 +370,6 @@ class RoundViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
     """Rounds of an event. Its organisers create, draw, hold back and release them; a round whose
     results are held back is missing for everyone else until released."""
 
-    queryset_model = Round
     serializer_class = RoundSerializer
     filterset_fields = {"event": ["exact"], "number": ["exact"]}
     ordering_fields = ["number"]
@@ -444,7 +439,6 @@ class TableViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
                    UpdateMixin, mixins.DestroyModelMixin):
     """Tables of a round with their players in seat order. Seats are final once a hand is stored."""
 
-    queryset_model = Table
     serializer_class = TableSerializer
     filterset_fields = {"round": ["exact"], "round__event": ["exact"], "number": ["exact"]}
     ordering_fields = ["number"]
@@ -485,7 +479,6 @@ class TableViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
 class SessionViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin):
     """Sessions played at tables: a Mü game, a Maumau series, a game of Mit List und Tücke."""
 
-    queryset_model = Session
     serializer_class = SessionSerializer
     filterset_fields = {"table": ["exact"], "table__round": ["exact"], "table__round__event": ["exact"], "status": ["exact"]}
     permissions = {"abandon": "change_session"}
@@ -511,7 +504,6 @@ class SessionViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelM
 class TransferViewSet(PolicyViewSet, mixins.ListModelMixin):
     """Maumau payments that settle finished series; an organiser marks them paid."""
 
-    queryset_model = Transfer
     serializer_class = TransferSerializer
     filterset_fields = {"session": ["exact"], "session__table__round__event": ["exact"], "paid": ["exact"]}
     permissions = {"paid": "change_transfer"}

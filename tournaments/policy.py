@@ -274,14 +274,6 @@ def may(user, permission: str, obj=None) -> bool:
     return bool(user is not None and user.has_perm(f"tournaments.{permission}", obj))
 
 
-def require(user, permission: str, obj=None) -> None:
-    """Refuse unless ``may``: 401 ``not_authenticated`` for no login, 403 ``permission_denied``."""
-    if not _authenticated(user):
-        raise NotAuthenticated("log in first")
-    if not may(user, permission, obj):
-        raise NotAllowed("the policy does not allow you to do this here")
-
-
 # --- who acts at a table: scorer link, seat, login ------------------------------------------------
 
 @dataclass(frozen=True)
@@ -355,7 +347,7 @@ def acting_party(user, table: Table, credentials: Credentials, *, action: str, h
             return Party(user=user, seat=seat_of(user, table), via="api")
         raise NotAllowed("only the players of this table, its scorer and the event's organisers submit here")
     seat = seat_of(user, table)
-    if seat is not None or may(user, "change_hand", hand):
+    if seat is not None or may(user, "change_hand", table if hand is None else hand):
         return Party(user=user, seat=seat, via="api")
     raise NotAllowed("only the players of this table, its scorer and the event's organisers confirm here")
 

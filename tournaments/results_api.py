@@ -113,7 +113,8 @@ class TableHandsView(APIView):
         responses={201: ReceiptSerializer, 400: ERROR_RESPONSES[400], 401: ERROR_RESPONSES[401],
                    403: ERROR_RESPONSES[403], 404: ERROR_RESPONSES[404],
                    409: OpenApiResponse(description="`session_closed`, `hand_taken` (another submission took the "
-                                                    "slot) or `idempotency_key_reused`."),
+                                                    "slot), `not_next_hand` (`?hand=N` is not the next hand) or "
+                                                    "`idempotency_key_reused`."),
                    422: RECORD_ERROR},
         parameters=[
             OpenApiParameter("hand", int, description="The hand number the table means to submit; 409 when taken."),
@@ -191,7 +192,6 @@ class HandViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixi
     wrongly (a new version replaces it in its slot) or **void** one that must not count (its slot
     stays, it scores nothing); both need a reason and are audited."""
 
-    queryset_model = Hand
     serializer_class = HandSerializer
     filterset_fields = {"session": ["exact"], "session__table": ["exact"]}
     permissions = {"correct": "change_hand", "void": "change_hand"}

@@ -122,8 +122,7 @@ def event_edit(request, pk: int):
     form = EventForm(request.POST or None, clubs=clubs, locked_game=locked, initial=EventForm.initial_for(event))
     if request.method == "POST" and form.is_valid():
         club = form.cleaned_data["club"]
-        if club != event.club:
-            _require(request, "add_event_to_club", club)
+        _require(request, "update_event", policy.Change(event, {"club": club}))
         try:
             services.event_update(event=event, by_user=request.user, via=VIA, club=club, **form.options())
         except DomainError as error:
