@@ -49,12 +49,13 @@ def test_receipts_and_kept_sessions_equal_a_computation_over_every_hand(world, g
         summary = None
         while summary is None or summary["status"] == "open":
             seat = rng.randrange(4) if confirm else None
-            by_user = world.organiser if rng.random() < 0.3 and not confirm else None
+            by_user = world.club_organiser if rng.random() < 0.3 and not confirm else None
             record = next_record(game, rng, 4, summary and {"next": summary["next"]}, table.first_dealer)
-            # The organiser logged in, or the table's scorer link with the seat named on its device.
+            # The club's organiser logged in, or the table's scorer link with the seat named on its device.
             credentials = Credentials() if by_user else Credentials(scorer_token=table.scorer_token, seat=seat)
             submission = results.hand_submit(table_id=table.pk, entry=results.Entry(record, credentials=credentials),
-                                             by_user=by_user, idempotency_key=f"{number}-{rng.random()}" if rng.random() < 0.5 else None)
+                                             by_user=by_user,
+                                             idempotency_key=f"{number}-{rng.random()}" if rng.random() < 0.5 else None)
             summary = submission.receipt["session"]
             session = Session.objects.get(pk=summary["id"])
             assert summary == results.session_summary(session), "the receipt equals a computation over every hand"
