@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
-from rest_framework import status
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .parsers import JSONParser
-from .rules import RecordError, validate
+from .rules import validate
 from .rules.errors import markdown_table
 from .rules.schema import SCHEMAS, openapi_schema, record_schema
 from .throttling import SlidingRateThrottle
@@ -63,10 +63,7 @@ class DryRunView(APIView):
     )
     def post(self, request):
         """Validate a hand record without storing it (throttled per client)."""
-        try:
-            return Response(validate(request.data))
-        except RecordError as error:
-            return Response(error.as_dict(), status=status.HTTP_422_UNPROCESSABLE_ENTITY)
+        return Response(validate(request.data))  # a RecordError is 422 (stich/errors.py)
 
 
 class RecordSchemaView(APIView):
@@ -82,5 +79,5 @@ class RecordSchemaView(APIView):
             base = request.build_absolute_uri()
             return Response({key: f"{base}{key}.json" for key in SCHEMAS})
         if name not in SCHEMAS:
-            return Response({"code": "not_found", "message": f"no schema {name!r}"}, status=status.HTTP_404_NOT_FOUND)
+            raise NotFound(f"no schema {name!r}")
         return Response(record_schema(name))

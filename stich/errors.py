@@ -1,4 +1,8 @@
-"""One JSON shape for every API error: ``{"code", "message", "fields"?}``.
+"""The one place that maps errors to HTTP, in one JSON shape: ``{"code", "message", "fields"?}``.
+
+Codes come from two enumerations: the tournament layer's ``tournaments.errors.Error`` (each with
+its status) and the engine's ``games.rules.Code`` (always 422). A view or service raises; only
+this handler answers.
 
 ``code`` is a stable machine string, ``message`` a sentence for people, ``fields`` (validation
 errors only) maps each offending field to its messages. Hand records are the exception: the rule
@@ -23,23 +27,11 @@ from rest_framework.views import exception_handler
 
 from games.parsers import body_limit, too_large
 from games.rules import RecordError
-from tournaments.errors import Conflict, DomainError, Invalid, NotAllowed, NotFound, RecordRejected
-
-# The HTTP status of each domain error (services know nothing of HTTP).
-DOMAIN_STATUS = {
-    Invalid: status.HTTP_400_BAD_REQUEST,
-    NotAllowed: status.HTTP_403_FORBIDDEN,
-    NotFound: status.HTTP_404_NOT_FOUND,
-    Conflict: status.HTTP_409_CONFLICT,
-    RecordRejected: status.HTTP_422_UNPROCESSABLE_ENTITY,
-}
+from tournaments.errors import DomainError, Error, Kind
 
 
-def domain_status(error: DomainError) -> int:
-    for cls in type(error).__mro__:
-        if cls in DOMAIN_STATUS:
-            return DOMAIN_STATUS[cls]
-    return status.HTTP_400_BAD_REQUEST
+def _answer(code: Error, message: str, **headers) -> Response:
+    return Response({"code": str(code), "message": message}, status=code.status, headers=headers or None)
 
 
 def _flatten(detail) -> str:
@@ -60,8 +52,7 @@ API_PREFIXES = ("/api/", "/api-auth/")
 
 
 def _too_large_body(limit: int) -> dict:
-    error = too_large(limit)
-    return {"code": error.default_code, "message": str(error.detail)}
+    return {"code": str(Error.TOO_LARGE), "message": str(too_large(limit).detail)}
 
 
 class BodySizeLimitMiddleware:
@@ -82,7 +73,7 @@ class BodySizeLimitMiddleware:
             # (under WSGI and ASGI alike) and the request taken as one without a body.
             message = "Send the body with a Content-Length (chunked transfer encoding is not accepted)."
             if request.path.startswith(API_PREFIXES):
-                return JsonResponse({"code": "length_required", "message": message},
+                return JsonResponse({"code": str(Error.LENGTH_REQUIRED), "message": message},
                                     status=status.HTTP_411_LENGTH_REQUIRED)
             return HttpResponse(message, status=status.HTTP_411_LENGTH_REQUIRED,
                                 content_type="text/plain; charset=utf-8")
@@ -93,7 +84,7 @@ class BodySizeLimitMiddleware:
                 length = 0
             limit = body_limit()
             if length > limit:
-                return JsonResponse(_too_large_body(limit), status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+                return JsonResponse(_too_large_body(limit), status=Error.TOO_LARGE.status)
         return self.get_response(request)
 
 
@@ -111,7 +102,7 @@ class RequestTextMiddleware:
         if where:
             message = f"The {where} contains a NUL character."
             if request.path.startswith(API_PREFIXES):
-                return JsonResponse({"code": "bad_text", "message": message}, status=status.HTTP_400_BAD_REQUEST)
+                return JsonResponse({"code": str(Error.BAD_TEXT), "message": message}, status=status.HTTP_400_BAD_REQUEST)
             return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
         return self.get_response(request)
 
@@ -132,23 +123,17 @@ def json_exception_handler(exc, context):
     if isinstance(exc, (OperationalError, InterfaceError)):
         logger.warning("database unavailable during %s", context.get("request") and context["request"].path,
                        exc_info=exc)
-        return Response(
-            {"code": "unavailable", "message": "The database connection was lost. Retry; with the same Idempotency-Key a hand is stored once."},
-            status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "1"},
-        )
+        return _answer(Error.UNAVAILABLE, "The database connection was lost. Retry; with the same Idempotency-Key "
+                                          "a hand is stored once.", **{"Retry-After": "1"})
     if isinstance(exc, DomainError):
-        return Response(exc.as_dict(), status=domain_status(exc))
+        return Response(exc.as_dict(), status=exc.status)
     if isinstance(exc, RecordError):
-        return Response(exc.as_dict(), status=status.HTTP_422_UNPROCESSABLE_ENTITY)
+        return Response(exc.as_dict(), status=Kind.REJECTED.status)
     if isinstance(exc, OverflowError):
         # An id or number beyond what the database stores (SQLite raises; PostgreSQL finds nothing).
-        return Response({"code": "out_of_range", "message": "A number in the request is out of range."},
-                        status=status.HTTP_400_BAD_REQUEST)
+        return _answer(Error.OUT_OF_RANGE, "A number in the request is out of range.")
     if isinstance(exc, ProtectedError):
-        return Response(
-            {"code": "protected", "message": "Other records still refer to this one; remove them first."},
-            status=status.HTTP_409_CONFLICT,
-        )
+        return _answer(Error.PROTECTED, "Other records still refer to this one; remove them first.")
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -158,7 +143,7 @@ def json_exception_handler(exc, context):
         return None
     if isinstance(exc, exceptions.ValidationError):
         fields = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
-        response.data = {"code": "invalid", "message": _flatten(fields), "fields": fields}
+        response.data = {"code": str(Error.INVALID), "message": _flatten(fields), "fields": fields}
         response.status_code = status.HTTP_400_BAD_REQUEST
         return response
     detail = getattr(exc, "detail", None)
@@ -180,7 +165,8 @@ def not_found(request, exception=None):
     if _api_path(request):
         from django.http import JsonResponse
 
-        return JsonResponse({"code": "not_found", "message": "No such address in the API."}, status=404)
+        return JsonResponse({"code": str(Error.NOT_FOUND), "message": "No such address in the API."},
+                            status=Error.NOT_FOUND.status)
     from django.views.defaults import page_not_found
 
     return page_not_found(request, exception)
@@ -191,7 +177,8 @@ def server_error(request):
     if _api_path(request):
         from django.http import JsonResponse
 
-        return JsonResponse({"code": "server_error", "message": "The server failed; the error is logged."}, status=500)
+        return JsonResponse({"code": str(Error.SERVER_ERROR), "message": "The server failed; the error is logged."},
+                            status=Error.SERVER_ERROR.status)
     from django.views.defaults import server_error as page
 
     return page(request)

@@ -10,6 +10,8 @@ from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
 
+from tournaments import policy
+
 
 def _database() -> dict:
     try:
@@ -34,10 +36,10 @@ def _broker() -> dict:
     return {"ok": True, "mode": "redis"}
 
 
-def _is_staff(request) -> bool:
+def _sees_details(request) -> bool:
     # The database may be the failing part: a session that cannot be read is no staff.
     try:
-        return bool(request.user.is_authenticated and request.user.is_staff)
+        return policy.may(request.user, "view_service_details")
     except Exception:  # noqa: BLE001
         return False
 
@@ -45,6 +47,6 @@ def _is_staff(request) -> bool:
 def healthz(request):
     checks = {"database": _database(), "broker": _broker()}
     healthy = all(check["ok"] for check in checks.values())
-    if not _is_staff(request):
+    if not _sees_details(request):
         checks = {name: {"ok": check["ok"]} for name, check in checks.items()}
     return JsonResponse({"status": "ok" if healthy else "unavailable", **checks}, status=200 if healthy else 503)

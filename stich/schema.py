@@ -13,8 +13,10 @@ ERROR_SCHEMA = {
     "description": "Every error answer. `fields` only on 400; `path` (a JSON Pointer into the hand record) "
                    "only on 422; `retry_after` (seconds) only on 429.",
     "properties": {
-        "code": {"type": "string", "description": "A stable machine code, e.g. `invalid`, `not_authenticated`, "
-                                                  "`permission_denied`, `not_found`, `has_results`, `hand_taken`."},
+        "code": {"type": "string", "description": "A stable machine code (README: the tables of "
+                                                  "`tournaments.errors.Error` and `games.rules.Code`), e.g. "
+                                                  "`invalid`, `not_authenticated`, `permission_denied`, "
+                                                  "`not_found`, `has_results`, `hand_taken`."},
         "message": {"type": "string", "description": "A sentence for people."},
         "fields": {"type": "object", "additionalProperties": {"type": "array", "items": {}},
                    "description": "Per input field, its messages."},

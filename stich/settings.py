@@ -153,7 +153,7 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # (stich/db/postgresql/base.py).
     DATABASES["default"]["ENGINE"] = "stich.db.postgresql"
     # Prepared statements only where asked for: hand submission's constant statements
-    # (tournaments/rows.py), planned once per connection. Django's other queries bind on the
+    # (tournaments/sql.py), planned once per connection. Django's other queries bind on the
     # client and are never prepared. (A pooler in transaction mode would need this off: 0 = None.)
     threshold = env.int("DB_PREPARE_THRESHOLD", default=2**31 - 1)
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", threshold or None)

@@ -1,8 +1,8 @@
 """REST API of the tournament domain under ``/api/v1/``.
 
 Views translate HTTP to the services and back: what a user sees comes from
-``policy.Visibility``, what he may change from the policy's permissions (``PolicyPermission`` and
-``require``), and every write is a service call. Domain errors become the JSON error shape in
+``policy.Visibility``, what he may change from the permission each view set names per action
+(``permissions``, asked by ``PolicyPermission``), and every write is a service call. Domain errors become the JSON error shape in
 ``stich.errors``.
 """
 from __future__ import annotations
@@ -16,7 +16,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.filters import OrderingFilter
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
@@ -24,7 +23,7 @@ from rest_framework.response import Response
 from .renderers import BrowsableAPIRenderer
 
 from . import draws, policy, results, services
-from .errors import NotFound
+from .errors import Error, NotFound
 from .filtering import FilterBackend
 from .models import Club, Event, Player, Round, Seat, Session, Table, Transfer
 from .selectors import event_money, standings_document
@@ -45,14 +44,6 @@ ERROR_RESPONSES = {
     404: OpenApiResponse(description="No such object, or not visible to you."),
     409: OpenApiResponse(description="Conflicts with the stored state (e.g. `has_results`): `{code, message}`."),
 }
-
-
-def require(request, permission: str, obj) -> None:
-    """Refuse (401/403) unless the policy allows ``permission`` on ``obj`` to the request's user."""
-    if not (request.user and request.user.is_authenticated):
-        raise NotAuthenticated()
-    if not policy.may(request.user, permission, obj):
-        raise PermissionDenied("The policy does not allow you to do this here.")
 
 
 class ReasonSerializer(serializers.Serializer):
@@ -133,30 +124,61 @@ class JSONLinesRenderer(_PassThroughRenderer):
 
 
 class PolicyViewSet(viewsets.GenericViewSet):
-    """A view set whose readers get the policy's querysets and whose writes call services."""
+    """A view set whose readers get the policy's querysets and whose writes call services.
 
-    queryset_model = None
+    ``permissions`` names the policy's permission of each action (tournaments/permissions.py); a
+    create or update is asked on its validated data (``policy.Change``: ``CreateMixin``, ``UpdateMixin``)
+    before the service runs.
+    """
+
+    permissions: dict[str, str] = {}
 
     @property
     def visibility(self) -> policy.Visibility:
         return policy.visibility(self.request.user)
 
+
     def get_serializer_context(self):
         return {**super().get_serializer_context(), "visibility": self.visibility}
 
 
-class ClubViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
-                  mixins.UpdateModelMixin, mixins.DestroyModelMixin):
+class CreateMixin(mixins.CreateModelMixin):
+    """A create asked of the policy on its validated data (``policy.Change``), then the service."""
+
+    def create(self, request, *args, **kwargs):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        self.check_object_permissions(request, policy.Change(None, serializer.validated_data))
+        self.perform_create(serializer)
+        return Response(serializer.data, status=status.HTTP_201_CREATED, headers=self.get_success_headers(serializer.data))
+
+
+class UpdateMixin(mixins.UpdateModelMixin):
+    """An update asked of the policy on the object (``get_object``) and on its validated data."""
+
+    def update(self, request, *args, **kwargs):
+        instance = self.get_object()
+        serializer = self.get_serializer(instance, data=request.data, partial=kwargs.pop("partial", False))
+        serializer.is_valid(raise_exception=True)
+        self.check_object_permissions(request, policy.Change(instance, serializer.validated_data))
+        self.perform_update(serializer)
+        if getattr(instance, "_prefetched_objects_cache", None):
+            instance._prefetched_objects_cache = {}
+        return Response(serializer.data)
+
+
+class ClubViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, CreateMixin,
+                  UpdateMixin, mixins.DestroyModelMixin):
     """Clubs. Staff create and delete them; a club's organisers change it."""
 
-    queryset_model = Club
     queryset = Club.objects.prefetch_related("organisers")
     serializer_class = ClubSerializer
     filterset_fields = {"name": ["exact", "icontains"], "city": ["exact", "icontains"]}
     ordering_fields = ["name", "created_at"]
+    permissions = {"create": "create_club", "update": "update_club", "partial_update": "update_club",
+                   "destroy": "delete_club"}
 
     def perform_create(self, serializer):
-        require(self.request, "add_club", None)
         serializer.instance = services.club_create(by_user=self.request.user, **serializer.validated_data)
 
     def perform_update(self, serializer):
@@ -184,21 +206,21 @@ class PlayerOrdering(OrderingFilter):
 
 @extend_schema_view(destroy=extend_schema(description="Deleting a player anonymises him: name and account go, "
                                                       "every result and rating stays."))
-class PlayerViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
-                    mixins.UpdateModelMixin, mixins.DestroyModelMixin):
+class PlayerViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, CreateMixin,
+                    UpdateMixin, mixins.DestroyModelMixin):
     """Players. A club's organisers create players in their club. A player's name, initials and
     account are changed by whoever organises every club he belongs to; an organiser adds or removes
     memberships of his own clubs only. Names are shown as the player agreed (initials) to those who
     may not see the real one, and ``name`` filters and ordering use that shown name."""
 
-    queryset_model = Player
     serializer_class = PlayerSerializer
     filterset_fields = {"clubs": ["exact"], "anonymised": ["exact"]}
     # DRF's filter_queryset iterates this attribute: the settings' plain OrderingFilter would sort
     # by the real name.
     filter_backends = [FilterBackend, PlayerOrdering]
     ordering_fields = ["name", "created_at", "id"]
-    object_permissions = {"destroy": "delete_player"}  # changes: check_object_permissions below
+    permissions = {"create": "create_player", "update": "update_player", "partial_update": "update_player",
+                   "destroy": "delete_player"}
 
     def get_queryset(self):
         players = self.visibility.players().prefetch_related("clubs").order_by("shown_name", "id")
@@ -207,36 +229,21 @@ class PlayerViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMi
             players = self.visibility.filter_by_name(players, text)
         return players
 
-    def check_object_permissions(self, request, obj):
-        if request.method not in ("PUT", "PATCH"):
-            return super().check_object_permissions(request, obj)
-        if not policy.may(request.user, "change_player", obj) and not policy.organises_a_club_of(request.user, obj):
-            self.permission_denied(request, message="You do not organise a club of this player.")
-
     def perform_create(self, serializer):
-        data = dict(serializer.validated_data)
-        for club in data["clubs"]:
-            require(self.request, "add_player_to_club", club)
-        serializer.instance = services.player_create(by_user=self.request.user, **data)
+        serializer.instance = services.player_create(by_user=self.request.user, **serializer.validated_data)
 
     def perform_update(self, serializer):
         user, player = self.request.user, serializer.instance
         data = dict(serializer.validated_data)
         clubs = data.pop("clubs", None)
         if data:
-            require(self.request, "change_player", player)
             player = services.player_update(player=player, by_user=user, **data)
         if clubs is not None:
             current = set(player.clubs.all())
             wanted = set(clubs)
             for club in wanted - current:
-                # Joining a club: organise it, and (for someone's existing player) one of his clubs.
-                require(self.request, "add_player_to_club", club)
-                if current and not policy.organises_a_club_of(user, player):
-                    raise PermissionDenied("Only an organiser of one of the player's clubs adds him to another club.")
                 services.player_join_club(player=player, club=club, by_user=user)
             for club in current - wanted:
-                require(self.request, "add_player_to_club", club)
                 services.player_leave_club(player=player, club=club, by_user=user)
         serializer.instance = Player.objects.get(pk=player.pk)
 
@@ -245,16 +252,16 @@ class PlayerViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMi
         services.player_anonymise(player=player, by_user=self.request.user)
 
 
-class EventViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
-                   mixins.UpdateModelMixin, mixins.DestroyModelMixin):
+class EventViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, CreateMixin,
+                   UpdateMixin, mixins.DestroyModelMixin):
     """Events (tournaments) of one game. A club's organisers create them (unpublished); an event's
     organisers change them. An event with results cannot be deleted: unpublish it instead."""
 
-    queryset_model = Event
     serializer_class = EventSerializer
     filterset_fields = {"club": ["exact"], "game": ["exact"], "starts_on": ["exact", "gte", "lte"]}
     ordering_fields = ["starts_on", "name", "created_at"]
-    object_permissions = {"update": "change_event", "partial_update": "change_event", "destroy": "delete_event"}
+    permissions = {"create": "create_event", "update": "update_event", "partial_update": "update_event",
+                   "destroy": "delete_event"}
 
     def get_queryset(self):
         return self.visibility.events().select_related("club").prefetch_related("organisers")
@@ -270,28 +277,14 @@ class EventViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
 
     def perform_create(self, serializer):
         data = dict(serializer.validated_data)
-        require(self.request, "add_event_to_club", data["club"])
         organisers = data.pop("organisers", [])
-        if organisers and not policy.organises_club(self.request.user, data["club"]):
-            raise PermissionDenied("Only the club's organisers name an event's organisers.")
-        if data.get("series") is not None:
-            require(self.request, "change_series", data["series"])
         serializer.instance = services.event_create(by_user=self.request.user, organisers=organisers, **data)
 
     def perform_update(self, serializer):
         event, user = serializer.instance, self.request.user
         data = dict(serializer.validated_data)
         club = data.pop("club", None)
-        if club is not None and club != event.club:
-            require(self.request, "add_event_to_club", club)
         organisers = data.pop("organisers", None)
-        if organisers is not None and set(organisers) != set(event.organisers.all()):
-            require(self.request, "name_event_organisers", event)
-        if "series" in data and data["series"] != event.series:
-            # Attaching and detaching change the series' ranking: its club's organisers do it.
-            for series in (event.series, data["series"]):
-                if series is not None:
-                    require(self.request, "change_series", series)
         serializer.instance = services.event_update(event=event, by_user=user, club=club, organisers=organisers, **data)
 
     def perform_destroy(self, event):
@@ -342,7 +335,7 @@ class EventViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
         """Maumau events only: each player's net cents and, per finished series, who pays whom."""
         event = self.get_object()
         if event.game != "maumau":
-            raise NotFound("only Maumau events are played for money", code="no_money")
+            raise NotFound("only Maumau events are played for money", code=Error.NO_MONEY)
         return Response(event_money(event, visibility=self.visibility))
 
 
@@ -380,34 +373,29 @@ class HoldSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
 
 
-class RoundViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
-                   mixins.UpdateModelMixin, mixins.DestroyModelMixin):
+class RoundViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, CreateMixin,
+                   UpdateMixin, mixins.DestroyModelMixin):
     """Rounds of an event. Its organisers create, draw, hold back and release them; a round whose
     results are held back is missing for everyone else until released."""
 
-    queryset_model = Round
     serializer_class = RoundSerializer
     filterset_fields = {"event": ["exact"], "number": ["exact"]}
     ordering_fields = ["number"]
-    object_permissions = {"update": "change_round", "partial_update": "change_round", "destroy": "delete_round",
-                          "draw": "change_round", "draw_swap": "change_round", "draw_publish": "change_round"}
+    permissions = {"create": "create_round", "update": "update_round", "partial_update": "update_round",
+                   "destroy": "delete_round", "draw": "change_round", "draw_swap": "change_round",
+                   "draw_publish": "change_round"}
 
     def get_queryset(self):
         return self.visibility.rounds().select_related("event")
 
     def perform_create(self, serializer):
         data = serializer.validated_data
-        require(self.request, "add_round_to_event", data["event"])
         serializer.instance = services.round_create(event=data["event"], number=data.get("number"),
                                                     by_user=self.request.user)
 
     def perform_update(self, serializer):
         round_ = serializer.instance
-        data = dict(serializer.validated_data)
-        if "event" in data and data["event"] != round_.event:
-            raise PermissionDenied("A round cannot move to another event.")
-        if "number" in data and data["number"] != round_.number:
-            raise PermissionDenied("A round keeps its number; create another round instead.")
+        data = serializer.validated_data  # its event and number stay (policy.may_update_round)
         if "results_held" in data:
             round_ = services.round_set_results_held(round_=round_, held=data["results_held"], by_user=self.request.user)
         serializer.instance = round_
@@ -423,10 +411,9 @@ class RoundViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
         """The seating draw of a round before it is published (organisers only): ``GET`` shows the
         preview, ``POST`` draws (again) for the present players, late arrivals and dropouts."""
         round_ = self.get_object()
-        require(request, "change_round", round_)
         if request.method == "GET":
             if not round_.draft:
-                raise NotFound("this round has not been drawn", code="no_draw")
+                raise NotFound("this round has not been drawn", code=Error.NOT_DRAWN)
             return Response(round_.draft)
         data = DrawRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -456,15 +443,15 @@ class ScorerLinkSerializer(serializers.Serializer):
     scorer_url = serializers.URLField(help_text="The table's private link; its QR code is on the table card.")
 
 
-class TableViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
-                   mixins.UpdateModelMixin, mixins.DestroyModelMixin):
+class TableViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, CreateMixin,
+                   UpdateMixin, mixins.DestroyModelMixin):
     """Tables of a round with their players in seat order. Seats are final once a hand is stored."""
 
-    queryset_model = Table
     serializer_class = TableSerializer
     filterset_fields = {"round": ["exact"], "round__event": ["exact"], "number": ["exact"]}
     ordering_fields = ["number"]
-    object_permissions = {"scorer_link": "change_table"}
+    permissions = {"create": "create_table", "update": "update_table", "partial_update": "update_table",
+                   "destroy": "delete_table", "scorer_link": "change_table"}
 
     def get_queryset(self):
         seats = Prefetch("seats", queryset=Seat.objects.order_by("position"))
@@ -472,7 +459,6 @@ class TableViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
 
     def perform_create(self, serializer):
         data = serializer.validated_data
-        require(self.request, "add_table_to_round", data["round"])
         serializer.instance = services.table_create(
             round_=data["round"], players=data["players"], number=data.get("number"),
             first_dealer=data.get("first_dealer"), by_user=self.request.user,
@@ -480,9 +466,7 @@ class TableViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
 
     def perform_update(self, serializer):
         table = serializer.instance
-        data = serializer.validated_data
-        if "round" in data and data["round"] != table.round:
-            raise PermissionDenied("A table cannot move to another round.")
+        data = serializer.validated_data  # its round stays (policy.may_update_table)
         serializer.instance = services.table_update(
             table=table, by_user=self.request.user, players=data.get("players"), number=data.get("number"),
             first_dealer=data.get("first_dealer"),
@@ -503,10 +487,9 @@ class TableViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
 class SessionViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin):
     """Sessions played at tables: a Mü game, a Maumau series, a game of Mit List und Tücke."""
 
-    queryset_model = Session
     serializer_class = SessionSerializer
     filterset_fields = {"table": ["exact"], "table__round": ["exact"], "table__round__event": ["exact"], "status": ["exact"]}
-    object_permissions = {"abandon": "change_session"}
+    permissions = {"abandon": "change_session"}
 
     def get_queryset(self):
         return self.visibility.sessions().select_related("table__round__event")
@@ -529,10 +512,9 @@ class SessionViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelM
 class TransferViewSet(PolicyViewSet, mixins.ListModelMixin):
     """Maumau payments that settle finished series; an organiser marks them paid."""
 
-    queryset_model = Transfer
     serializer_class = TransferSerializer
     filterset_fields = {"session": ["exact"], "session__table__round__event": ["exact"], "paid": ["exact"]}
-    object_permissions = {"paid": "change_transfer", "unpaid": "change_transfer"}
+    permissions = {"paid": "change_transfer", "unpaid": "change_transfer"}
 
     def get_queryset(self):
         return self.visibility.transfers().select_related("session__table__round__event")

@@ -12,6 +12,11 @@ from django.db import models
 from .models import AuditEntry, Event
 
 
+def plain(value):
+    """A value as the audit trail and the export write it in JSON: dates and times as ISO 8601."""
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
 class Action(models.TextChoices):
     CLUB_CREATED = "club_created"
     CLUB_CHANGED = "club_changed"

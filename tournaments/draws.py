@@ -24,7 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import audit, seating
-from .errors import Conflict, Invalid
+from .errors import Conflict, Error, Invalid
 from .models import Membership, Player, Round, Seat, Table
 from .services import round_create, table_create
 
@@ -63,25 +63,25 @@ def default_players(round_: Round) -> list[int]:
 def _check_open(round_: Round) -> None:
     if round_.event.format == "open":
         raise Conflict("an open club night has no draw: open its tables as players arrive",
-                       code="open_event")
+                       code=Error.OPEN_EVENT)
     if round_.tables.exists():
-        raise Conflict("this round has tables already: its draw is published", code="round_published")
+        raise Conflict("this round has tables already: its draw is published", code=Error.ROUND_PUBLISHED)
 
 
 def _check_players(players: list, club_id: int) -> list[int]:
     if any(type(p) is not int for p in players):
-        raise Invalid("players must be a list of player ids", code="bad_players", field="players")
+        raise Invalid("players must be a list of player ids", code=Error.BAD_PLAYERS, field="players")
     if len(set(players)) != len(players):
-        raise Invalid("a player is listed twice", code="bad_players", field="players")
+        raise Invalid("a player is listed twice", code=Error.BAD_PLAYERS, field="players")
     known = set(Player.objects.filter(pk__in=players, anonymised=False).values_list("pk", flat=True))
     unknown = [p for p in players if p not in known]
     if unknown:
-        raise Invalid(f"no such players: {unknown}", code="unknown_players", field="players")
+        raise Invalid(f"no such players: {unknown}", code=Error.UNKNOWN_PLAYERS, field="players")
     # tournaments/policy.py: only members of the event's club are seated.
     members = set(Membership.objects.filter(club=club_id, player__in=players).values_list("player_id", flat=True))
     strangers = [p for p in players if p not in members]
     if strangers:
-        raise Invalid(f"not members of the event's club: {strangers}", code="not_a_member", field="players")
+        raise Invalid(f"not members of the event's club: {strangers}", code=Error.NOT_A_MEMBER, field="players")
     return players
 
 
@@ -118,7 +118,7 @@ def draw_preview(round_: Round, *, by_user, via: str = "api", players: list | No
         game = round_.event.game
         byes, sizes = seating.plan_byes(game, players, history.byes, rng=rng)
         if not sizes:
-            raise Invalid(f"{len(players)} players cannot fill a table of this game", code="too_few_players", field="players")
+            raise Invalid(f"{len(players)} players cannot fill a table of this game", code=Error.TOO_FEW_PLAYERS, field="players")
         seated = [p for p in players if p not in set(byes)]
         clubs = dict(Membership.objects.filter(player__in=seated).order_by("club_id").values_list("player", "club"))
         draw = seating.draw_round(
@@ -139,7 +139,7 @@ def draw_swap(round_: Round, *, by_user, a: int, b: int, via: str = "api") -> di
         _check_open(round_)
         draft = round_.draft
         if not draft:
-            raise Conflict("draw the round first", code="no_draw")
+            raise Conflict("draw the round first", code=Error.NO_DRAW)
         places = {}
         for index, table in enumerate(draft["tables"]):
             for seat, player in enumerate(table["players"]):
@@ -148,9 +148,9 @@ def draw_swap(round_: Round, *, by_user, a: int, b: int, via: str = "api") -> di
             places[player] = ("bye", index, None)
         for name, player in (("a", a), ("b", b)):
             if player not in places:
-                raise Invalid(f"player {player} is not in this draw", code="not_in_draw", field=name)
+                raise Invalid(f"player {player} is not in this draw", code=Error.NOT_IN_DRAW, field=name)
         if a == b:
-            raise Invalid("swap two different players", code="same_player", field="b")
+            raise Invalid("swap two different players", code=Error.SAME_PLAYER, field="b")
         for player, (kind, index, seat) in ((b, places[a]), (a, places[b])):
             if kind == "table":
                 draft["tables"][index]["players"][seat] = player
@@ -170,10 +170,10 @@ def draw_publish(round_: Round, *, by_user, via: str = "api") -> list[Table]:
         round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
         _check_open(round_)
         if not round_.draft:
-            raise Conflict("draw the round first", code="no_draw")
+            raise Conflict("draw the round first", code=Error.NO_DRAW)
         players = {p.pk: p for p in Player.objects.filter(pk__in=round_.draft["players"])}
         if len(players) != len(round_.draft["players"]):
-            raise Conflict("a player of the draw no longer exists; draw again", code="unknown_players")
+            raise Conflict("a player of the draw no longer exists; draw again", code=Error.DRAW_OUTDATED)
         tables = []
         for number, entry in enumerate(round_.draft["tables"], start=1):
             tables.append(table_create(
@@ -206,16 +206,16 @@ def draw_plan(event, *, by_user, players: list, rounds: int, seed: int | None = 
     where finite geometry allows it), which a round-by-round draw cannot promise. Everybody must be
     seated in every round: a roster that no mix of tables seats is refused."""
     if not 1 <= rounds <= 20:
-        raise Invalid("plan between 1 and 20 rounds", code="bad_rounds", field="rounds")
+        raise Invalid("plan between 1 and 20 rounds", code=Error.BAD_ROUNDS, field="rounds")
     if event.format == "open":
-        raise Conflict("an open club night has no draw: open its tables as players arrive", code="open_event")
+        raise Conflict("an open club night has no draw: open its tables as players arrive", code=Error.OPEN_EVENT)
     with transaction.atomic():
         players = _check_players(list(players), event.club_id)
         try:
             sizes = seating.table_sizes(event.game, len(players))
         except ValueError:
             raise Invalid(f"{len(players)} players do not fill whole tables of this game; a plan seats "
-                          "everybody in every round", code="too_few_players", field="players") from None
+                          "everybody in every round", code=Error.TOO_FEW_PLAYERS, field="players") from None
         open_rounds = list(event.rounds.filter(tables__isnull=True).order_by("number"))
         published = event.rounds.filter(tables__isnull=False).order_by("-number").values_list("number", flat=True)
         last_published = published.first() or 0

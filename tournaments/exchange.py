@@ -22,6 +22,7 @@ from . import audit, policy
 from .results import HAND_STATE_FIELDS
 from .services import EVENT_FIELDS, _check_event
 from .errors import Invalid
+from .audit import plain as _plain
 from .models import Club, Event, Hand, HandVersion, Membership, Player, Round, Seat, Session, Table
 
 FORMAT = "stich-event/1"
@@ -73,10 +74,6 @@ def export_lines(event: Event, *, visibility: policy.Visibility) -> Iterator[dic
                "reason": version.reason, "record": version.record,
                # The hand's state now (the same on each of its versions' lines; the last one stands).
                "state": {name: _plain(getattr(hand, name)) for name in HAND_STATE}}
-
-
-def _plain(value):
-    return value.isoformat() if hasattr(value, "isoformat") else value
 
 
 def export_text(event: Event, *, visibility: policy.Visibility) -> str:

@@ -401,7 +401,7 @@ class Hand(models.Model):
         ordering = ["session", "number"]
         constraints = [models.UniqueConstraint(fields=["session", "number"], name="hand_number_unique")]
         indexes = [
-            # A submission counts the hands that wait for a confirmation (tournaments/rows.py).
+            # A submission counts the hands that wait for a confirmation (tournaments/sql.py).
             models.Index(fields=["session"], name="hand_unconfirmed", condition=models.Q(unconfirmed=True)),
         ]
 

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import open_nights, policy
-from .api import ERROR_RESPONSES, require
+from .api import ERROR_RESPONSES
 from .models import Player, Table
 from .serializers import TableSerializer
 
@@ -35,9 +35,13 @@ class OpenTableSuggestionSerializer(serializers.Serializer):
 
 
 class OpenTableView(APIView):
+    # One action, owned by the event's organisers (PolicyPermission asks the policy on the event).
+    action = "open_table"
+    permissions = {"open_table": "open_table_at_event"}
+
     def _event(self, request, pk: int):
         event = get_object_or_404(policy.Visibility(request.user).events(), pk=pk)
-        require(request, "open_table_at_event", event)
+        self.check_object_permissions(request, event)
         return event
 
     @extend_schema(responses={200: OpenTableSuggestionSerializer, **{k: ERROR_RESPONSES[k] for k in (401, 403, 404)}})

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 
 from . import seating
-from .errors import Conflict, Invalid
+from .errors import Conflict, Error, Invalid
 from .models import Event, Player, Round, Seat, Session, Table
 from .seating.seat_order import seat_tables
 from .selectors import present_players
@@ -79,15 +79,15 @@ def open_table(*, event: Event, players: list[Player], by_user, via: str = "api"
     chosen as a drawn table's. Audited as the round's and the table's creation."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.format != Event.Format.OPEN:
-        raise Conflict("only an open club night opens tables without a draw", code="not_open")
+        raise Conflict("only an open club night opens tables without a draw", code=Error.NOT_OPEN)
     ids = [player.pk for player in players]
     present = set(present_players(event))
     absent = [pk for pk in ids if pk not in present]
     if absent:
-        raise Invalid(f"not checked in tonight: {', '.join(map(str, absent))}", code="not_present", field="players")
+        raise Invalid(f"not checked in tonight: {', '.join(map(str, absent))}", code=Error.NOT_PRESENT, field="players")
     busy = sorted(busy_players(event) & set(ids))
     if busy:
-        raise Invalid(f"still playing at another table: {', '.join(map(str, busy))}", code="still_playing",
+        raise Invalid(f"still playing at another table: {', '.join(map(str, busy))}", code=Error.STILL_PLAYING,
                       field="players")
     tonight, _, _ = _histories(event)
     seated = seat_tables([ids], tonight, random.Random(event.pk * 1000 + len(tonight.played)))[0]

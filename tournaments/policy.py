@@ -29,10 +29,16 @@ admin ask ``user.has_perm(name, obj)`` and get the same answer:
   of his clubs, where an organiser answerable to him seated him). A guest from another club is
   first made a member by someone who organises one of his clubs.
 - Hands are submitted by the table's seated players (logged in), its scorer link and the event's
-  organisers.
+  organisers; ``acting_party`` turns a scorer link, a seat and a user into the party that submits,
+  confirms or disputes a hand.
 - A club's organisers create, change and delete its series (a club's season over its events) and
   attach events to them or detach them (``change_series`` on the series, besides ``change_event``).
 - An open club night's organisers open its tables and see who is free (``open_table_at_event``).
+
+The API's creates and updates are decided on what they would write (``Change``: the object and
+the validated data), under their own permission names (``create_event``, ``update_player`` ...):
+which clubs a new player joins, whether an update names organisers or moves an event. Views name
+a permission and call nothing else of this module's rules (tests/trust/test_views_decide_nothing.py).
 
 **Series.** A series is seen by whoever sees one of its events, and by its club's organisers
 (an empty one or one of unpublished events only by them). Its standings read the events and
@@ -40,9 +46,15 @@ rounds this user sees: unpublished events and held rounds count for their organi
 """
 from __future__ import annotations
 
+import hmac
+import re
+from dataclasses import dataclass, field
+from typing import Mapping
+
 import rules
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
+from .errors import Error, NotAllowed, NotAuthenticated, Invalid
 from .models import Club, Event, Hand, Membership, Player, Round, Series, Session, Table, Transfer
 
 
@@ -130,6 +142,128 @@ def is_seated_at(user, table: Table) -> bool:
     return _authenticated(user) and table is not None and table.seats.filter(player__user=user).exists()
 
 
+# --- creates and updates, decided on their data -----------------------------------------------
+
+@dataclass(frozen=True)
+class Change:
+    """What an API create (``target`` None) or update (of ``target``) would write: the
+    serializer's validated ``data``. A permission on a ``Change`` decides on the data too; asked
+    with the bare object (``Change(obj)``), it answers whether the user may change anything of it."""
+
+    target: object = None
+    data: Mapping = field(default_factory=dict)
+
+
+def _change(subject) -> Change:
+    return subject if isinstance(subject, Change) else Change(subject)
+
+
+def _keeps(change: Change, name: str) -> bool:
+    """The update leaves ``name`` as it is (absent, or the same value)."""
+    return name not in change.data or change.data[name] == getattr(change.target, name)
+
+
+@rules.predicate
+def may_create_player(user, change) -> bool:
+    """A new player joins only clubs the user organises (at least one)."""
+    clubs = _change(change).data.get("clubs") or []
+    return bool(clubs) and all(organises_club(user, club) for club in clubs)
+
+
+@rules.predicate
+def may_create_event(user, change) -> bool:
+    """In a club the user organises; only the club's organisers name an event's organisers, and
+    they are the ones who create it. An event created into a series changes the series' ranking:
+    the series' club's organisers do it (``change_series``)."""
+    data = _change(change).data
+    if data.get("series") is not None and not organises_club_of_series(user, data["series"]):
+        return False
+    return organises_club(user, data.get("club"))
+
+
+@rules.predicate
+def may_create_series(user, change) -> bool:
+    """In a club the user organises."""
+    return organises_club(user, _change(change).data.get("club"))
+
+
+@rules.predicate
+def may_update_series(user, change) -> bool:
+    """The series' club's organisers (a series stays with its club: the view refuses a move)."""
+    return organises_club_of_series(user, _change(change).target)
+
+
+@rules.predicate
+def may_create_round(user, change) -> bool:
+    return organises_event(user, _change(change).data.get("event"))
+
+
+@rules.predicate
+def may_create_table(user, change) -> bool:
+    return organises_event_of(user, _change(change).data.get("round"))
+
+
+@rules.predicate
+def may_update_club(user, change) -> bool:
+    return organises_club(user, _change(change).target)
+
+
+@rules.predicate
+def may_update_player(user, change) -> bool:
+    """The player's own data: whoever organises every club he belongs to. His memberships: a club
+    joined or left is one the user organises, and a player who belongs to a club joins another only
+    through an organiser of one of his clubs (no organiser takes over another club's players)."""
+    change = _change(change)
+    player, data = change.target, dict(change.data)
+    clubs = data.pop("clubs", None)
+    if not data and clubs is None:  # may he change anything of this player?
+        return organises_every_club_of(user, player) or organises_a_club_of(user, player)
+    if data and not organises_every_club_of(user, player):
+        return False
+    if clubs is not None:
+        current, wanted = set(player.clubs.all()), set(clubs)
+        if not all(organises_club(user, club) for club in current ^ wanted):
+            return False
+        if wanted - current and current and not organises_a_club_of(user, player):
+            return False
+    return True
+
+
+@rules.predicate
+def may_update_event(user, change) -> bool:
+    """The event's organisers; moving it to another club needs that club's organisers, naming
+    its organisers the club's organisers."""
+    change = _change(change)
+    event = change.target
+    if not organises_event(user, event):
+        return False
+    if not _keeps(change, "club") and not organises_club(user, change.data["club"]):
+        return False
+    if not _keeps(change, "series"):
+        # Attaching and detaching change the series' ranking: its club's organisers do it.
+        for series in (event.series, change.data["series"]):
+            if series is not None and not organises_club_of_series(user, series):
+                return False
+    organisers = change.data.get("organisers")
+    if organisers is not None and set(organisers) != set(event.organisers.all()):
+        return organises_club_of_event(user, event)
+    return True
+
+
+@rules.predicate
+def may_update_round(user, change) -> bool:
+    """The event's organisers; a round stays in its event with its number."""
+    change = _change(change)
+    return organises_event_of(user, change.target) and _keeps(change, "event") and _keeps(change, "number")
+
+
+@rules.predicate
+def may_update_table(user, change) -> bool:
+    """The event's organisers; a table stays in its round."""
+    change = _change(change)
+    return organises_event_of(user, change.target) and _keeps(change, "round")
+
+
 # Django permission names, so the admin and ``user.has_perm`` answer the same as the API.
 rules.add_perm("tournaments.add_club", is_staff)
 rules.add_perm("tournaments.change_club", organises_club)
@@ -151,7 +285,22 @@ rules.add_perm("tournaments.submit_hand", organises_event_of | is_seated_at)  # 
 rules.add_perm("tournaments.change_hand", organises_event_of)  # correct, void
 rules.add_perm("tournaments.change_session", organises_event_of)  # abandon
 rules.add_perm("tournaments.change_transfer", organises_event_of)  # mark paid
+# The API's creates and updates (on a ``Change``).
+rules.add_perm("tournaments.create_club", is_staff)
+rules.add_perm("tournaments.create_player", may_create_player)
+rules.add_perm("tournaments.create_event", may_create_event)
+rules.add_perm("tournaments.create_round", may_create_round)
+rules.add_perm("tournaments.create_table", may_create_table)
+rules.add_perm("tournaments.update_club", may_update_club)
+rules.add_perm("tournaments.update_player", may_update_player)
+rules.add_perm("tournaments.update_event", may_update_event)
+rules.add_perm("tournaments.update_round", may_update_round)
+rules.add_perm("tournaments.update_table", may_update_table)
+# The service's health details (vendor, error text).
+rules.add_perm("tournaments.view_service_details", is_staff)
 rules.add_perm("tournaments.add_series_to_club", organises_club)  # obj: the club
+rules.add_perm("tournaments.create_series", may_create_series)  # the API's create (a Change)
+rules.add_perm("tournaments.update_series", may_update_series)  # the API's update (a Change)
 rules.add_perm("tournaments.change_series", organises_club_of_series)  # also: attach and detach events
 rules.add_perm("tournaments.delete_series", organises_club_of_series)
 rules.add_perm("tournaments.open_table_at_event", organises_event)  # open club nights; obj: the event
@@ -162,6 +311,93 @@ for _model in ("hand", "handversion", "transfer", "auditentry", "session", "seat
 
 def may(user, permission: str, obj=None) -> bool:
     return bool(user is not None and user.has_perm(f"tournaments.{permission}", obj))
+
+
+# --- who acts at a table: scorer link, seat, login ------------------------------------------------
+
+@dataclass(frozen=True)
+class Credentials:
+    """What a request brings to act at a table besides its login: the table's scorer token
+    (``X-Scorer-Token``) and, on the scorer link's shared device, the seat the player names."""
+
+    scorer_token: str | None = None
+    seat: object = None  # as given: a number, or a text of digits (a header)
+
+
+@dataclass(frozen=True)
+class Party:
+    """Who submits, confirms or disputes a hand: the user (if logged in), the seat he acts for
+    (None: an organiser, or a scorer link without a seat), and the channel (``scorer`` or
+    ``api``)."""
+
+    user: object
+    seat: int | None
+    via: str
+
+    @property
+    def via_scorer_token(self) -> bool:
+        return self.via == "scorer"
+
+
+def seat_of(user, table: Table) -> int | None:
+    """The seat of ``user``'s player at ``table``, if he sits there."""
+    if not _authenticated(user):
+        return None
+    return table.seats.filter(player__user=user).values_list("position", flat=True).first()
+
+
+def _seat_number(value, field_name: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    if isinstance(value, str) and re.fullmatch(r"[0-9]{1,2}", value):
+        return int(value)
+    raise Invalid("a seat is a number from 0", field=field_name)
+
+
+def holds_scorer_link(credentials: Credentials, table: Table) -> bool:
+    """Whether the credentials carry ``table``'s scorer token (compared in constant time); a token
+    of another table is refused outright (403 ``bad_scorer_token``)."""
+    if not credentials.scorer_token:
+        return False
+    if hmac.compare_digest(credentials.scorer_token.encode(), table.scorer_token.encode()):
+        return True
+    raise NotAllowed("this scorer token is not valid for this table", code=Error.BAD_SCORER_TOKEN)
+
+
+def acting_party(user, table: Table, credentials: Credentials, *, action: str, hand: Hand | None = None) -> Party:
+    """The party that ``action`` (``submit``, ``confirm``, ``dispute``) at ``table`` is done by,
+    or a refusal (401, 403).
+
+    - The table's scorer link acts for the seat the player names on the shared device: for a
+      submission ``X-Scorer-Seat`` (optional), for a confirmation or dispute ``seat`` (required).
+    - A logged-in player seated at the table acts for his own seat.
+    - The event's organisers act without a seat (a hand they enter needs no confirmation).
+    """
+    if holds_scorer_link(credentials, table):
+        if action == "submit":
+            seat = None if credentials.seat in (None, "") else _seat_number(credentials.seat, "X-Scorer-Seat")
+        else:
+            seat = _seat_number(credentials.seat, "seat")
+        return Party(user=user, seat=seat, via="scorer")
+    if not _authenticated(user):
+        raise NotAuthenticated("log in, or use the table's scorer link")
+    if action == "submit":
+        if may(user, "submit_hand", table):
+            return Party(user=user, seat=seat_of(user, table), via="api")
+        raise NotAllowed("only the players of this table, its scorer and the event's organisers submit here")
+    seat = seat_of(user, table)
+    if seat is not None or may(user, "change_hand", table if hand is None else hand):
+        return Party(user=user, seat=seat, via="api")
+    raise NotAllowed("only the players of this table, its scorer and the event's organisers confirm here")
+
+
+def scorer_table(token: str) -> Table | None:
+    """The table whose scorer link ``token`` is (with its round and event), or None; compared in
+    constant time after the lookup, so a miss and a wrong token look alike."""
+    table = Table.objects.select_related("round__event").filter(scorer_token=token).first()
+    if table is None or not hmac.compare_digest(table.scorer_token.encode(), token.encode()):
+        return None
+    return table
 
 
 # --- visibility ---------------------------------------------------------------------------------
@@ -239,6 +475,19 @@ class Visibility:
         if not self.authenticated:
             return Table.objects.none()
         return Table.objects.filter(seats__player__user=self.user.pk)
+
+    def organised_clubs(self) -> QuerySet[Club]:
+        """The clubs this user organises (every club for staff), by name."""
+        clubs = Club.objects.order_by("name")
+        if self.staff:
+            return clubs
+        if not self.authenticated:
+            return clubs.none()
+        return clubs.filter(organisers=self.user.pk)
+
+    def organised_events(self) -> QuerySet[Event]:
+        """The events this user organises (or his clubs'); every event for staff."""
+        return self.events() if self.staff else self.events().filter(pk__in=self.organised_event_ids())
 
     def sees_results_of(self, round_: Round) -> bool:
         return not round_.results_held or self.staff or organises_event(self.user, round_.event)

@@ -88,20 +88,38 @@ def expected_after(rules: SessionRules, count: int, last: PlayedHand | None) -> 
     return Expected(number, last.result["next_dealer"], last.result["direction"])
 
 
+@dataclass(frozen=True)
+class Length:
+    """How long a session runs: a number of hands (``hands``), or until a total reaches ``target``."""
+
+    hands: int | None
+    target: int | None = None
+
+
+def session_length(rules: SessionRules) -> Length:
+    """The one place that says how long a session of each game runs (the end condition, the
+    console's "3 of 8", the sheet's reason why it ended).
+
+    rules/mu.md §7: a target score, or a fixed number of deals the event chose; rules/maumau.md:
+    the event's games per series; rules/list-und-tuecke.md: one round per player."""
+    if rules.game == "mu":
+        return Length(rules.mu_fixed_deals) if rules.mu_fixed_deals else Length(None, rules.mu_target_score)
+    if rules.game == "maumau":
+        return Length(rules.maumau_games_per_series)
+    return Length(rules.players)
+
+
 def is_finished(rules: SessionRules, hands: Sequence[PlayedHand]) -> bool:
     return finished_after(rules, len(hands), totals(rules, hands))
 
 
 def finished_after(rules: SessionRules, count: int, session_totals: Sequence[int]) -> bool:
     """Whether a session of ``count`` hands with these totals is over."""
-    if rules.game == "mu":
-        if rules.mu_fixed_deals:
-            return count >= rules.mu_fixed_deals
-        # rules/mu.md §7: the game ends after the deal in which a total reaches the target.
-        return any(total >= rules.mu_target_score for total in session_totals)
-    if rules.game == "maumau":
-        return count >= rules.maumau_games_per_series
-    return count >= rules.players  # rules/list-und-tuecke.md: one round per player
+    length = session_length(rules)
+    if length.hands is not None:
+        return count >= length.hands
+    # rules/mu.md §7: the game ends after the deal in which a total reaches the target.
+    return any(total >= length.target for total in session_totals)
 
 
 def placements(session_totals: Sequence[int]):

@@ -1,8 +1,8 @@
 """Writes of results: submit, correct and void hands, abandon sessions, mark Maumau payments paid;
 and the session bookkeeping that follows (what ends a session, who deals next, the money).
 
-Every write runs in one transaction that first locks the table row, so submissions to one session
-are serialised: hand numbers have no gaps and dealers stay consistent. Refusals are domain errors
+Every write runs in one transaction that first locks the table row (``sql.lock_table``, the one
+lock of submit, correct, void, confirm, dispute and abandon), so writes to one session are serialised: hand numbers have no gaps and dealers stay consistent. Refusals are domain errors
 (``tournaments.errors``): nothing is stored then. Side effects (ratings, live pages) are announced
 on commit (``tournaments.signals``).
 
@@ -19,18 +19,17 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, OuterRef, Subquery
 from django.utils import timezone
 
 from games.parsers import text_error
 from games.rules import Code, RecordError, validate, validate_series
 
-from . import audit, policy, rows
-from .errors import Conflict, Invalid, NotAllowed, RecordRejected
-from .models import Hand, HandVersion, IdempotentSubmission, Seat, Session, Table, Transfer
+from . import audit, policy, sql
+from .errors import Conflict, Error, Invalid, NotAllowed, RecordRejected
+from .models import Hand, HandVersion, IdempotentSubmission, Session, Table, Transfer
 from .progress import Expected, PlayedHand, SessionRules, add_hand, expected_after, finished_after, totals
 from .signals import announce_session_result_changed, announce_table_results_changed
 
@@ -123,7 +122,7 @@ def _judge(record, rules: SessionRules, expected: Expected) -> dict:
     # and before anything is written; the API's reader refuses it earlier (games/parsers.py).
     unstorable = text_error(record)
     if unstorable:
-        raise RecordRejected("bad_text", unstorable[1], unstorable[0])
+        raise RecordRejected(Error.BAD_TEXT, unstorable[1], unstorable[0])
     try:
         result = validate(record)
         _check_continues(record, rules, expected)
@@ -132,15 +131,12 @@ def _judge(record, rules: SessionRules, expected: Expected) -> dict:
     return result
 
 
-def _lock_table(table_id: int) -> Table:
-    """Lock the table row, and only it (``of``: the round and event rows read with it stay free,
-    so the event's other tables submit in parallel). ``seat_count`` comes with it (a subquery,
-    as PostgreSQL refuses FOR UPDATE with GROUP BY)."""
-    seat_count = Seat.objects.filter(table=OuterRef("pk")).order_by().values("table").annotate(n=Count("pk")).values("n")
-    return (
-        Table.objects.select_for_update(of=("self",)).select_related("round__event")
-        .annotate(seat_count=Subquery(seat_count)).get(pk=table_id)
-    )
+def _lock_hand(hand: Hand) -> Hand:
+    """Lock a stored hand for a correction, a void, a confirmation or a dispute: its table's row
+    first (``sql.lock_table``, as a submission takes it), then the hand's row only; the session,
+    round and event rows read with it stay free (the event's other tables write in parallel)."""
+    sql.lock_table(hand.session.table_id)
+    return Hand.objects.select_for_update(of=("self",)).select_related("session__table__round__event").get(pk=hand.pk)
 
 
 def current_session(table: Table, *, create: bool) -> Session | None:
@@ -157,95 +153,91 @@ def fingerprint(record, expected_number: int | None) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _replay(table: Table, key: str, print_: str) -> Submission | None:
-    earlier = rows.earlier_submission(table.pk, key)
-    return None if earlier is None else _answer_again(earlier, print_)
-
-
 def _answer_again(earlier: IdempotentSubmission, print_: str) -> Submission:
     """The first receipt again for a repeated key with the same record; 409 for another record."""
     if earlier.fingerprint and earlier.fingerprint != print_:
         raise Conflict(
             "this Idempotency-Key was used for another submission at this table; use a new key for a new hand",
-            code="idempotency_key_reused",
+            code=Error.IDEMPOTENCY_KEY_REUSED,
         )
     return Submission(earlier.body, created=False)
 
 
 @dataclass(frozen=True)
 class Entry:
-    """What a caller submits, decided once the table is read (``hand_submit``'s ``entry``)."""
+    """A hand as a caller enters it.
 
-    record: object
-    via_scorer_token: bool = False
+    ``record`` is the hand record, or a callable that reads it: the API's body, read only once the
+    policy let the party submit (a refused request is refused before its body is read).
+    ``credentials`` are a request's (scorer token, seat named on the table's device): the policy
+    names the acting party from them and the user (``policy.acting_party``). Without them the
+    caller is trusted (a command, the demo, an import) and ``seat`` is the entering seat.
+    ``expected_number`` is the hand the table means to submit (409 when it is not the next).
+    """
+
+    record: Any
+    credentials: policy.Credentials | None = None
     expected_number: int | None = None
-    entered_by_seat: int | None = None
+    seat: int | None = None
+
+    def read(self):
+        return self.record() if callable(self.record) else self.record
 
 
-def hand_submit(
-    *, table: Table | int, record=None, by_user=None, via_scorer_token: bool = False,
-    expected_number: int | None = None, idempotency_key: str | None = None,
-    entered_by_seat: int | None = None, entry: Callable[[Table], Entry] | None = None,
-) -> Submission:
-    """Validate ``record`` and store it as the next hand of the table's current session.
+def hand_submit(*, table_id: int, entry: Entry, by_user=None, idempotency_key: str | None = None) -> Submission:
+    """Judge ``entry``'s record and store it as the next hand of the table's current session.
 
-    ``entered_by_seat`` is the seat whose player entered it (events with second-player
-    confirmation: another seat must confirm it; an organiser's entry needs no confirmation).
+    In one transaction, on PostgreSQL three statements besides the transaction's (four with an
+    ``Idempotency-Key``; ``tournaments/sql.py``):
 
-    ``entry``, when given, is called with the table (with its round and event, read under the
-    table's lock) and returns the record, channel, seat and expected number instead of the
-    arguments: the API decides there who may submit, so a refused request is refused before its
-    body is read, in the submission's one read of the table. ``table`` may then be an id
-    (``Table.DoesNotExist`` when there is none).
+    1. the table's lock, read with its round and event: the policy names the acting party (401,
+       403; ``Table.DoesNotExist`` when there is no such table), before the record is read;
+    2. the table's state under that lock: seat count, current session, its latest hand, and the
+       submission stored under the key (its receipt answered again, or 409 for another record);
+    3. the hand judged against the latest hand (``_judge``: the engine's 422, the slot's 409)
+       and stored with its first version and the session's totals in one statement.
 
-    Raises ``RecordRejected`` (the engine's error, nothing stored), ``Conflict`` when the session
-    is over, ``expected_number`` is not the next slot, or the key was used for another record. A
-    repeated ``idempotency_key`` with the same record answers the first receipt again.
-
-    The most frequent write of an evening, in three statements besides the transaction's on
-    PostgreSQL (four with an ``Idempotency-Key``; ``tournaments.rows``): the table's lock with its
-    round and event, the read of its state (and of the key), then the hand, its first version and
-    the session's totals in one.
+    An event with second-player confirmation counts a hand entered by a seat once another seat
+    confirms it; an organiser's entry needs no confirmation.
     """
     print_ = ""
     try:
         with transaction.atomic():
-            table = rows.lock_table(table if isinstance(table, int) else table.pk)
-            if entry is not None:
-                given = entry(table)
-                record, via_scorer_token = given.record, given.via_scorer_token
-                expected_number, entered_by_seat = given.expected_number, given.entered_by_seat
-            state = rows.table_state(table, idempotency_key)
+            table = sql.lock_table(table_id)
+            party = _submitting_party(table, entry, by_user)
+            record = entry.read()
+            state = sql.table_state(table, idempotency_key)
             if idempotency_key:
-                print_ = fingerprint(record, expected_number)
+                print_ = fingerprint(record, entry.expected_number)
                 if state.earlier is not None:
                     return _answer_again(state.earlier, print_)
-            session = state.session
-            if session is None:
-                session = Session.objects.create(table=table, number=1, first_dealer=table.first_dealer)
-            hand, receipt = _store_next(session, record, by_user, via_scorer_token, expected_number, state,
-                                        entered_by_seat)
+            session = state.session or Session.objects.create(table=table, number=1, first_dealer=table.first_dealer)
+            hand, receipt = _store_next(session, state, record, party, entry.expected_number)
             if idempotency_key:
                 stored = IdempotentSubmission(
                     table=table, key=idempotency_key, fingerprint=print_, session=session, hand=hand, body=receipt,
                 )
                 # Answer with the stored body, as retries will be: the database may order a JSON
                 # object's keys its own way (PostgreSQL's jsonb), and every answer must be identical.
-                rows.insert(stored, returning=("body",))
+                sql.insert(stored, returning=("body",))
                 receipt = stored.body
             return Submission(receipt, created=True)
     except IntegrityError:
         # Only where the database could not serialise us (SQLite): someone else stored first.
-        if idempotency_key:
-            replay = _replay(table, idempotency_key, print_)
-            if replay is not None:
-                return replay
-        raise Conflict("another submission took this hand first", code="hand_taken") from None
+        earlier = sql.earlier_submission(table_id, idempotency_key) if idempotency_key else None
+        if earlier is not None:
+            return _answer_again(earlier, print_)
+        raise Conflict("another submission took this hand first", code=Error.HAND_TAKEN) from None
+
+
+def _submitting_party(table: Table, entry: Entry, by_user) -> policy.Party:
+    if entry.credentials is None:
+        return policy.Party(user=by_user, seat=entry.seat, via="api")
+    return policy.acting_party(by_user, table, entry.credentials, action="submit")
 
 
 def _store_next(
-    session: Session, record, by_user, via_scorer_token: bool, expected_number: int | None,
-    state: rows.TableState, entered_by_seat: int | None,
+    session: Session, state: sql.TableState, record, party: policy.Party, expected_number: int | None,
 ) -> tuple[Hand, dict]:
     """Judge and store the next hand; returns it with its receipt.
 
@@ -254,29 +246,26 @@ def _store_next(
     compare both with a computation over every hand (tests/scale/test_submission.py).
     """
     if session.status != Session.Status.OPEN:
-        raise Conflict(f"the session is {session.status}; no more hands", code="session_closed")
+        raise Conflict(f"the session is {session.status}; no more hands", code=Error.SESSION_CLOSED)
     last = state.last if state.session is not None else None
     count = 0 if last is None else last.number  # slots have no gaps: a voided hand keeps its own
     rules = session_rules(session, state.seats)
     expected = _expected_after(session, rules, count, last)
     if expected_number is not None and expected_number != expected.number:
         raise Conflict(
-            f"hand {expected_number} is not the next hand; the next is hand {expected.number}", code="hand_taken"
+            f"hand {expected_number} is not the next hand; the next is hand {expected.number}", code=Error.NOT_NEXT_HAND
         )
     result = _judge(record, rules, expected)
+    if party.seat is not None and not 0 <= party.seat < rules.players:
+        raise Invalid(f"this table has no seat {party.seat}", field="entered_by_seat")
     event = session.table.round.event
-    if entered_by_seat is not None and not 0 <= entered_by_seat < rules.players:
-        raise Invalid(f"this table has no seat {entered_by_seat}", field="entered_by_seat")
+    user = party.user if getattr(party.user, "is_authenticated", False) else None
     hand = Hand(
         session=session, number=expected.number, dealer=record["dealer"], record=record, result=result,
-        entered_by_seat=entered_by_seat,
-        unconfirmed=event.confirm_hands and not policy.organises_event(by_user, event),
+        entered_by_seat=party.seat, unconfirmed=event.confirm_hands and not policy.organises_event(user, event),
     )
-    version = HandVersion(
-        hand=hand, version=1, dealer=hand.dealer, record=record, result=result,
-        created_by=by_user if getattr(by_user, "is_authenticated", False) else None,
-        via_scorer_token=via_scorer_token,
-    )
+    version = HandVersion(hand=hand, version=1, dealer=hand.dealer, record=record, result=result, created_by=user,
+                          via_scorer_token=party.via_scorer_token)
     changed = []
     if session.first_dealer is None:
         session.first_dealer = hand.dealer
@@ -284,39 +273,30 @@ def _store_next(
     kept = session.totals if count else [0] * rules.players
     if len(kept) != rules.players:
         kept = session_totals(rules, list(session.hands.order_by("number")))  # never kept yet
-    _settle(session, rules=rules, count=hand.number, new_totals=add_hand(kept, played(hand)),
-            hands=lambda: list(session.hands.order_by("number")), changed=changed,
-            save=lambda fields: rows.store_hand(hand, version, session, fields))
+    was = session.status
+    changed += _settle(session, rules=rules, count=hand.number, new_totals=add_hand(kept, played(hand)))
+    sql.store_hand(hand, version, session, changed)
+    _settled(session, rules, was=was, hands=None)
     waiting = state.waiting + hand.unconfirmed
     return hand, {"hand": hand_view(hand), "result": hand.result,
                   "session": _summary(session, rules, count=hand.number, unconfirmed=waiting, last=hand)}
 
 
-def _settle_session(
-    session: Session, hands: list[Hand], *, rules: SessionRules | None = None, changed: list[str] | None = None,
-) -> None:
+def _settle_session(session: Session, hands: list[Hand], *, rules: SessionRules | None = None) -> None:
     """Settle ``session`` over ``hands``: all its hands in slot order, as stored in this
-    transaction (after a correction, a void, a confirmation)."""
+    transaction (after a correction, a void, a confirmation); one UPDATE of what changed."""
     rules = rules or session_rules(session)
-    _settle(session, rules=rules, count=len(hands), new_totals=session_totals(rules, hands), hands=lambda: hands,
-            changed=changed)
+    was = session.status
+    changed = _settle(session, rules=rules, count=len(hands), new_totals=session_totals(rules, hands))
+    if changed:
+        sql.update(session, changed)
+    _settled(session, rules, was=was, hands=hands)
 
 
-def _settle(
-    session: Session, *, rules: SessionRules, count: int, new_totals: list[int], hands, changed: list[str] | None,
-    save=None,
-) -> None:
-    """Keep the session's totals and hand count, finish or reopen it by its end condition, settle
-    a finished Maumau series; one UPDATE of what changed (``changed``: fields the caller set).
-
-    ``hands`` gives all the session's hands in slot order; it is called only to settle a Maumau
-    series' money. ``save(fields)``, when given, writes the session's changed fields instead of
-    the UPDATE (a submission writes them with its hand: ``rows.store_hand``).
-    """
-    table = session.table
-    announce_table_results_changed(event_id=table.round.event_id, table_id=table.pk, session_id=session.pk,
-                                   held=table.round.results_held)
-    changed = list(changed or [])
+def _settle(session: Session, *, rules: SessionRules, count: int, new_totals: list[int]) -> list[str]:
+    """Keep the session's totals and hand count, finish or reopen it by its end condition; returns
+    the fields that changed, for the caller to write (a submission writes them with its hand)."""
+    changed = []
     if session.totals != new_totals:
         session.totals = new_totals
         changed.append("totals")
@@ -332,22 +312,30 @@ def _settle(
         elif not finished and was == Session.Status.FINISHED:
             session.status, session.finished_at = Session.Status.OPEN, None
             changed += ["status", "finished_at"]
-    rated = Session.Status.FINISHED in (was, session.status)
-    if rated and {"totals", "status", "finished_at"} & set(changed):
+    if Session.Status.FINISHED in (was, session.status) and {"totals", "status", "finished_at"} & set(changed):
         # What the ratings pool applied may be stale: mark it (ratings/services.py).
         session.rating_dirty_at = timezone.now()
         changed.append("rating_dirty_at")
-    if save is not None:
-        save(changed)
-    elif changed:
-        rows.update(session, changed)
-    if was == Session.Status.ABANDONED:
+    return changed
+
+
+def _settled(session: Session, rules: SessionRules, *, was: str, hands: list[Hand] | None) -> None:
+    """What follows a settled session (its status before: ``was``): the live pages hear of it, a
+    finished Maumau series' money is settled over ``hands`` (read now when None), the ratings
+    hear of a rated session."""
+    table = session.table
+    announce_table_results_changed(event_id=table.round.event_id, table_id=table.pk, session_id=session.pk,
+                                   held=table.round.results_held)
+    rated = Session.Status.FINISHED in (was, session.status)
+    if was == Session.Status.ABANDONED or not rated:
         return
-    if rules.game == "maumau" and rated:
+    if rules.game == "maumau":
         # Transfers exist only for a finished series: nothing to settle while it is open.
-        _settle_money(session, hands() if session.status == Session.Status.FINISHED else [], rules)
-    if rated:
-        announce_session_result_changed(session.pk)
+        finished = session.status == Session.Status.FINISHED
+        if finished and hands is None:
+            hands = list(session.hands.order_by("number"))
+        _settle_money(session, hands if finished else [], rules)
+    announce_session_result_changed(session.pk)
 
 
 def maumau_settlement(rules: SessionRules, hands: list[Hand]) -> dict:
@@ -426,8 +414,7 @@ def hand_correct(*, hand: Hand, record, by_user, reason: str, via: str = "api") 
     """Replace a hand's record. It is validated like a submission against the hand before it;
     later hands stand as played. The old version is kept and one audit entry written."""
     with transaction.atomic():
-        _lock_table(hand.session.table_id)
-        hand = Hand.objects.select_for_update().get(pk=hand.pk)
+        hand = _lock_hand(hand)
         session = hand.session
         earlier = list(session.hands.filter(number__lt=hand.number).order_by("number"))
         rules = session_rules(session)
@@ -443,10 +430,9 @@ def hand_correct(*, hand: Hand, record, by_user, reason: str, via: str = "api") 
 def hand_void(*, hand: Hand, by_user, reason: str, via: str = "api") -> dict:
     """Void a hand: it keeps its slot (its dealer still moved) and scores nothing."""
     with transaction.atomic():
-        _lock_table(hand.session.table_id)
-        hand = Hand.objects.select_for_update().get(pk=hand.pk)
+        hand = _lock_hand(hand)
         if hand.voided:
-            raise Conflict("this hand is already void", code="already_void")
+            raise Conflict("this hand is already void", code=Error.ALREADY_VOID)
         before = {"version": hand.version, "dealer": hand.dealer, "scores": hand.scores, "voided": False}
         _new_version(hand, record=hand.record, result=None, voided=True, by_user=by_user, reason=reason)
         audit.record(actor=by_user, via=via, action=audit.Action.HAND_VOIDED, obj=hand, event=_hand_event(hand),
@@ -497,12 +483,9 @@ def _mark_confirmed(hand: Hand, *, seat: int | None, by_user) -> None:
 
 
 def _lock_unconfirmed(hand: Hand) -> Hand:
-    _lock_table(hand.session.table_id)
-    # Only the hand's row besides the table's: the session, round and event rows read with it stay
-    # free (the event's other tables confirm in parallel).
-    hand = Hand.objects.select_for_update(of=("self",)).select_related("session__table__round__event").get(pk=hand.pk)
+    hand = _lock_hand(hand)
     if not hand.unconfirmed:
-        raise Conflict("this hand does not wait for a confirmation", code="not_unconfirmed")
+        raise Conflict("this hand does not wait for a confirmation", code=Error.NOT_UNCONFIRMED)
     return hand
 
 
@@ -523,9 +506,9 @@ def hand_confirm(*, hand: Hand, seat: int | None, by_user=None, via: str = "api"
         _check_seat(hand, seat)
         event = hand.session.table.round.event
         if seat is None and not policy.organises_event(by_user, event):
-            raise NotAllowed("a hand is confirmed by another seat of the table or by an organiser", code="seat_required")
+            raise NotAllowed("a hand is confirmed by another seat of the table or by an organiser", code=Error.SEAT_REQUIRED)
         if seat is not None and hand.entered_by_seat is not None and seat == hand.entered_by_seat:
-            raise NotAllowed("the seat that entered a hand cannot confirm it; another player confirms", code="same_seat")
+            raise NotAllowed("the seat that entered a hand cannot confirm it; another player confirms", code=Error.SAME_SEAT)
         before = {"unconfirmed": True, "disputed": hand.disputed, "entered_by_seat": hand.entered_by_seat}
         _mark_confirmed(hand, seat=seat, by_user=by_user)
         hand.save(update_fields=[*CONFIRMATION_FIELDS, "updated_at"])
@@ -543,7 +526,7 @@ def hand_dispute(*, hand: Hand, seat: int | None, reason: str, by_user=None, via
         hand = _lock_unconfirmed(hand)
         _check_seat(hand, seat)
         if hand.disputed:
-            raise Conflict("this hand is already disputed; the organisers decide", code="already_disputed")
+            raise Conflict("this hand is already disputed; the organisers decide", code=Error.ALREADY_DISPUTED)
         hand.disputed = True
         hand.save(update_fields=["disputed", "updated_at"])
         audit.record(actor=by_user, via=via, action=audit.Action.HAND_DISPUTED, obj=hand,
@@ -558,10 +541,10 @@ def hand_dispute(*, hand: Hand, seat: int | None, reason: str, by_user=None, via
 def session_abandon(*, session: Session, by_user, reason: str, via: str = "api") -> Session:
     """An organiser abandons a session: it is shown as such and not rated."""
     with transaction.atomic():
-        _lock_table(session.table_id)
+        sql.lock_table(session.table_id)
         session = Session.objects.select_related("table__round").get(pk=session.pk)
         if session.status == Session.Status.ABANDONED:
-            raise Conflict("this session is already abandoned", code="already_abandoned")
+            raise Conflict("this session is already abandoned", code=Error.ALREADY_ABANDONED)
         was = session.status
         session.status = Session.Status.ABANDONED
         fields = ["status"]
@@ -583,7 +566,7 @@ def transfer_mark_paid(*, transfer: Transfer, by_user, via: str = "api") -> Tran
     with transaction.atomic():
         transfer = Transfer.objects.select_for_update().select_related("session__table__round").get(pk=transfer.pk)
         if transfer.paid:
-            raise Conflict("this payment is already marked paid", code="already_paid")
+            raise Conflict("this payment is already marked paid", code=Error.ALREADY_PAID)
         transfer.paid, transfer.paid_at = True, timezone.now()
         transfer.save(update_fields=["paid", "paid_at"])
         audit.record(actor=by_user, via=via, action=audit.Action.TRANSFER_PAID, obj=transfer,
@@ -597,7 +580,7 @@ def transfer_mark_unpaid(*, transfer: Transfer, by_user, reason: str = "", via: 
     with transaction.atomic():
         transfer = Transfer.objects.select_for_update().select_related("session__table__round").get(pk=transfer.pk)
         if not transfer.paid:
-            raise Conflict("this payment is not marked paid", code="not_paid")
+            raise Conflict("this payment is not marked paid", code=Error.NOT_PAID)
         paid_at = transfer.paid_at
         transfer.paid, transfer.paid_at = False, None
         transfer.save(update_fields=["paid", "paid_at"])

@@ -2,12 +2,12 @@
 
 Submitting is allowed to the players seated at the table, to the table's scorer link (header
 ``X-Scorer-Token``: the link or QR code an organiser hands to the table's device) and to the
-event's organisers. Everything inside a record, types included, is the engine's to judge: 422 with
+event's organisers: the views pass what the request brings (``policy.Credentials``) and the
+policy names the acting party (``policy.acting_party``). Everything inside a record, types included, is the engine's to judge: 422 with
 ``{code, message, path}``.
 """
 from __future__ import annotations
 
-import hmac
 import re
 
 from django.http import Http404
@@ -15,7 +15,6 @@ from rest_framework.generics import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -72,71 +71,22 @@ class SheetSerializer(serializers.Serializer):
     hands = HandViewSerializer(many=True)
 
 
-def scorer_link(request, table: Table) -> bool:
-    """Whether the request comes with ``table``'s scorer token (``X-Scorer-Token``); a token of
-    another table is refused outright."""
-    token = request.headers.get("X-Scorer-Token")
-    if not token:
-        return False
-    if hmac.compare_digest(token.encode(), table.scorer_token.encode()):
-        return True
-    raise PermissionDenied("This scorer token is not valid for this table.")
+def submitting(request) -> policy.Credentials:
+    """What a submission brings besides its login: the scorer token and the seat named on the
+    table's shared device (``X-Scorer-Seat``)."""
+    return policy.Credentials(scorer_token=request.headers.get("X-Scorer-Token") or None,
+                              seat=request.headers.get("X-Scorer-Seat"))
 
 
-def submission_rights(request, table: Table) -> bool:
-    """Whether the request may submit to ``table``; True when it comes with the scorer token."""
-    if scorer_link(request, table):
-        return True
-    user = request.user
-    if not (user and user.is_authenticated):
-        raise NotAuthenticated()
-    if policy.may(user, "submit_hand", table):
-        return False
-    raise PermissionDenied("Only the players of this table, its scorer and the event's organisers submit here.")
-
-
-def _seat_number(value, field: str) -> int:
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    if isinstance(value, str) and re.fullmatch(r"[0-9]{1,2}", value):
-        return int(value)
-    raise Invalid("a seat is a number from 0", field=field)
-
-
-def entering_seat(request, table: Table, via_token: bool) -> int | None:
-    """The seat whose player enters a hand: on the table's shared device (scorer link) the player
-    names himself in ``X-Scorer-Seat``; a seated player who is logged in is his own seat; an
-    organiser has none."""
-    if via_token:
-        value = request.headers.get("X-Scorer-Seat")
-        return None if value in (None, "") else _seat_number(value, "X-Scorer-Seat")
-    return seat_of(request.user, table)
-
-
-def seat_of(user, table: Table) -> int | None:
-    if not (user and user.is_authenticated):
-        return None
-    return table.seats.filter(player__user=user).values_list("position", flat=True).first()
-
-
-def hand_rights(request, hand: Hand) -> tuple[int | None, str]:
-    """Who confirms or disputes ``hand``: (the acting seat, the audit channel).
-
-    On the table's scorer link the player names his seat (``seat`` in the body); a seated player
-    who is logged in acts for his own seat; the event's organisers act without a seat.
-    """
-    table = hand.session.table
-    if scorer_link(request, table):
+def hand_party(request, hand: Hand, action: str) -> policy.Party:
+    """Who confirms or disputes ``hand``: on the scorer link the seat named in the body's ``seat``."""
+    token = request.headers.get("X-Scorer-Token") or None
+    seat = None
+    if token:
         data = request.data if isinstance(request.data, dict) else {}
-        return _seat_number(data.get("seat"), "seat"), "scorer"
-    if not (request.user and request.user.is_authenticated):
-        raise NotAuthenticated()
-    seat = seat_of(request.user, table)
-    if seat is not None:
-        return seat, "api"
-    if policy.may(request.user, "change_hand", hand):
-        return None, "api"
-    raise PermissionDenied("Only the players of this table, its scorer and the event's organisers confirm here.")
+        seat = data.get("seat")
+    credentials = policy.Credentials(scorer_token=token, seat=seat)
+    return policy.acting_party(request.user, hand.session.table, credentials, action=action, hand=hand)
 
 
 def expected_hand(request) -> int | None:
@@ -152,7 +102,7 @@ def expected_hand(request) -> int | None:
 class TableHandsView(APIView):
     """``/api/v1/tables/{id}/hands/``: the current session's hands (GET), the next hand (POST)."""
 
-    permission_classes = [AllowAny]  # submission_rights decides, before the record is read
+    permission_classes = [AllowAny]  # the policy decides in the submission, before the record is read
     parser_classes = [RawJSONParser]
 
     @extend_schema(
@@ -163,7 +113,8 @@ class TableHandsView(APIView):
         responses={201: ReceiptSerializer, 400: ERROR_RESPONSES[400], 401: ERROR_RESPONSES[401],
                    403: ERROR_RESPONSES[403], 404: ERROR_RESPONSES[404],
                    409: OpenApiResponse(description="`session_closed`, `hand_taken` (another submission took the "
-                                                    "slot) or `idempotency_key_reused`."),
+                                                    "slot), `not_next_hand` (`?hand=N` is not the next hand) or "
+                                                    "`idempotency_key_reused`."),
                    422: RECORD_ERROR},
         parameters=[
             OpenApiParameter("hand", int, description="The hand number the table means to submit; 409 when taken."),
@@ -178,18 +129,14 @@ class TableHandsView(APIView):
     def post(self, request, pk: int):
         """Submit the next hand of the table's current session (seated players, the table's scorer
         link, the event's organisers)."""
-        def entry(table: Table) -> results.Entry:
-            # Who may submit is decided before the body is read (401/403 before 400).
-            via_token = submission_rights(request, table)
-            return results.Entry(
-                record=request.data, via_scorer_token=via_token, expected_number=expected_hand(request),
-                entered_by_seat=entering_seat(request, table, via_token),
-            )
-
+        # The body is read (``request.data``) only once the policy let the party submit: 401/403
+        # come before a 400 for a body that is not JSON.
+        entry = results.Entry(record=lambda: request.data, credentials=submitting(request),
+                              expected_number=expected_hand(request))
         try:
             submission = results.hand_submit(
-                table=pk, by_user=request.user, idempotency_key=request.headers.get("Idempotency-Key") or None,
-                entry=entry,
+                table_id=pk, entry=entry, by_user=request.user,
+                idempotency_key=request.headers.get("Idempotency-Key") or None,
             )
         except Table.DoesNotExist:
             raise Http404 from None
@@ -245,10 +192,9 @@ class HandViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixi
     wrongly (a new version replaces it in its slot) or **void** one that must not count (its slot
     stays, it scores nothing); both need a reason and are audited."""
 
-    queryset_model = Hand
     serializer_class = HandSerializer
     filterset_fields = {"session": ["exact"], "session__table": ["exact"]}
-    object_permissions = {"correct": "change_hand", "void": "change_hand"}
+    permissions = {"correct": "change_hand", "void": "change_hand"}
 
     def get_queryset(self):
         return self.visibility.hands().prefetch_related("versions").order_by("session", "number")
@@ -291,8 +237,8 @@ class HandViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixi
         seat than the one that entered it (403 ``same_seat``), or an organiser. From then on it
         counts in totals, standings, money and ratings."""
         hand = self._hand_for_table(pk)
-        seat, via = hand_rights(request, hand)
-        return Response(results.hand_confirm(hand=hand, seat=seat, by_user=request.user, via=via))
+        party = hand_party(request, hand, "confirm")
+        return Response(results.hand_confirm(hand=hand, seat=party.seat, by_user=request.user, via=party.via))
 
     @extend_schema(request=DisputeSerializer,
                    responses={200: ReceiptSerializer, 409: ERROR_RESPONSES[409],
@@ -302,8 +248,8 @@ class HandViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixi
         """Dispute a hand that waits for confirmation: the organisers then confirm, correct or void
         it (with a reason)."""
         hand = self._hand_for_table(pk)
-        seat, via = hand_rights(request, hand)
+        party = hand_party(request, hand, "dispute")
         data = DisputeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        return Response(results.hand_dispute(hand=hand, seat=seat, reason=data.validated_data["reason"],
-                                             by_user=request.user, via=via))
+        return Response(results.hand_dispute(hand=hand, seat=party.seat, reason=data.validated_data["reason"],
+                                             by_user=request.user, via=party.via))

@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from games.catalog import GAMES
 
 from . import services
-from .api import ERROR_RESPONSES, CSVRenderer, PolicyViewSet, require
+from .api import ERROR_RESPONSES, CreateMixin, CSVRenderer, PolicyViewSet, UpdateMixin
 from .models import Series
 from .renderers import BrowsableAPIRenderer
 from .selectors import series_document
@@ -78,18 +78,17 @@ class SeriesStandingsSerializer(serializers.Serializer):
     standings = SeriesRowSerializer(many=True)
 
 
-class SeriesViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
-                    mixins.UpdateModelMixin, mixins.DestroyModelMixin):
+class SeriesViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, CreateMixin,
+                    UpdateMixin, mixins.DestroyModelMixin):
     """Series: a club's season ranked over its events of one game. The club's organisers create,
     change and delete them (only while no event counts for it); a series is seen by whoever sees
     one of its events, and by its club's organisers."""
 
-    queryset_model = Series
     serializer_class = SeriesSerializer
     filterset_fields = {"club": ["exact"], "game": ["exact"]}
     ordering_fields = ["season_from", "name", "created_at"]
-    object_permissions = {"update": "change_series", "partial_update": "change_series",
-                          "destroy": "delete_series"}
+    permissions = {"create": "create_series", "update": "update_series", "partial_update": "update_series",
+                   "destroy": "delete_series"}
 
     def get_queryset(self):
         return self.visibility.series().select_related("club").order_by("-season_from", "name", "id")
@@ -105,7 +104,6 @@ class SeriesViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMi
 
     def perform_create(self, serializer):
         data = dict(serializer.validated_data)
-        require(self.request, "add_series_to_club", data["club"])
         serializer.instance = services.series_create(by_user=self.request.user, **data)
 
     def perform_update(self, serializer):

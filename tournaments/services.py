@@ -11,7 +11,9 @@ hands, hold the round back, or unpublish the event instead); an empty one can.
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
+import unicodedata
 from typing import Iterable
 
 from django.core.exceptions import ValidationError
@@ -22,7 +24,7 @@ from django.utils import timezone
 from games.catalog import GAMES
 
 from . import audit
-from .errors import Conflict, Invalid
+from .errors import Conflict, Error, Invalid
 from .models import EVENT_OPTION_BOUNDS, Attendance, Club, Event, Hand, Membership, Player, Round, Seat, Series, Table
 from .signals import announce_results_visibility_changed
 
@@ -56,7 +58,7 @@ def _apply(obj: Model, changes: dict, allowed: Iterable[str]) -> dict:
 
 
 def _plain(values: dict) -> dict:
-    return {k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in values.items()}
+    return {name: audit.plain(value) for name, value in values.items()}
 
 
 # --- clubs --------------------------------------------------------------------------------------
@@ -64,7 +66,7 @@ def _plain(values: dict) -> dict:
 @transaction.atomic
 def club_create(*, by_user, name: str, city: str = "", organisers: Iterable = (), via: str = "api") -> Club:
     if Club.objects.filter(name=name).exists():
-        raise Invalid(f"a club named {name!r} exists already", code="duplicate", field="name")
+        raise Invalid(f"a club named {name!r} exists already", code=Error.DUPLICATE, field="name")
     club = Club.objects.create(name=name, city=city)
     club.organisers.set(organisers)
     audit.record(actor=by_user, via=via, action=audit.Action.CLUB_CREATED, obj=club,
@@ -76,7 +78,7 @@ def club_create(*, by_user, name: str, city: str = "", organisers: Iterable = ()
 def club_update(*, club: Club, by_user, via: str = "api", organisers: Iterable | None = None, **changes) -> Club:
     club = Club.objects.select_for_update().get(pk=club.pk)
     if "name" in changes and Club.objects.filter(name=changes["name"]).exclude(pk=club.pk).exists():
-        raise Invalid(f"a club named {changes['name']!r} exists already", code="duplicate", field="name")
+        raise Invalid(f"a club named {changes['name']!r} exists already", code=Error.DUPLICATE, field="name")
     before = _apply(club, changes, ("name", "city"))
     club.save()
     after = {name: getattr(club, name) for name in before}
@@ -94,9 +96,9 @@ def club_update(*, club: Club, by_user, via: str = "api", organisers: Iterable |
 @transaction.atomic
 def club_delete(*, club: Club, by_user, via: str = "api") -> None:
     if club.events.exists():
-        raise Conflict("this club has events; it cannot be deleted", code="has_events")
+        raise Conflict("this club has events; it cannot be deleted", code=Error.HAS_EVENTS)
     if club.players.exists():
-        raise Conflict("this club has players; remove their memberships first", code="has_players")
+        raise Conflict("this club has players; remove their memberships first", code=Error.HAS_PLAYERS)
     audit.record(actor=by_user, via=via, action=audit.Action.CLUB_DELETED, obj=club, before={"name": club.name})
     club.delete()
 
@@ -107,10 +109,19 @@ def club_delete(*, club: Club, by_user, via: str = "api") -> None:
 def player_create(
     *, by_user, name: str, clubs: Iterable[Club], initials_only: bool = False, user=None, via: str = "api",
     distinction: str = "",
+    same_name_ok: bool = True,
 ) -> Player:
+    """A new player in ``clubs``. With ``same_name_ok`` False, a name that a player of one of the
+    clubs has already (``same_name``) is refused (409 ``same_name``): the console asks first."""
     clubs = list(clubs)
     if not clubs:
         raise Invalid("a player belongs to at least one club", field="clubs")
+    if not same_name_ok:
+        for club in clubs:
+            same = same_name(club, name)
+            if same:
+                raise Conflict(f"{len(same)} player(s) of {club.name} have this name already", code=Error.SAME_NAME,
+                               field="name")
     _check_account(user, None)
     player = Player.objects.create(name=name, initials_only=initials_only, user=user, distinction=distinction)
     for club in clubs:
@@ -119,6 +130,18 @@ def player_create(
                  after={"name": name, "initials_only": initials_only, "clubs": sorted(c.pk for c in clubs),
                         "user": getattr(user, "pk", None), **({"distinction": distinction} if distinction else {})})
     return player
+
+
+def folded_name(name: str) -> str:
+    """A name compared for duplicates: case, accents and spacing ignored."""
+    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return re.sub(r"\s+", " ", text).strip().casefold()
+
+
+def same_name(club: Club, name: str) -> list[Player]:
+    """The club's players (not deleted) whose name is ``name`` as ``folded_name`` compares them."""
+    wanted = folded_name(name)
+    return [player for player in Player.objects.filter(clubs=club, anonymised=False) if folded_name(player.name) == wanted]
 
 
 def _check_account(user, player: Player | None) -> None:
@@ -134,7 +157,7 @@ def player_update(*, player: Player, by_user, via: str = "api", **changes) -> Pl
     """Change a player's own data (name, initials only, linked account, what tells him apart)."""
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.anonymised:
-        raise Conflict("this player was deleted; only the results remain", code="anonymised")
+        raise Conflict("this player was deleted; only the results remain", code=Error.ANONYMISED)
     if "user" in changes:
         _check_account(changes["user"], player)
     before = _apply(player, changes, ("name", "initials_only", "user", "distinction"))
@@ -161,7 +184,7 @@ def player_join_club(*, player: Player, club: Club, by_user, via: str = "api") -
 @transaction.atomic
 def player_leave_club(*, player: Player, club: Club, by_user, via: str = "api") -> None:
     if player.clubs.count() == 1 and player.clubs.filter(pk=club.pk).exists():
-        raise Conflict("a player belongs to at least one club; delete the player instead", code="last_club")
+        raise Conflict("a player belongs to at least one club; delete the player instead", code=Error.LAST_CLUB)
     deleted, _ = Membership.objects.filter(player=player, club=club).delete()
     if deleted:
         audit.record(actor=by_user, via=via, action=audit.Action.PLAYER_LEFT_CLUB, obj=player,
@@ -249,7 +272,7 @@ def _check_event(event: Event) -> None:
         raise Invalid(f"unknown format {event.format!r}; known: {', '.join(Event.Format.values)}", field="format")
     series = event.series
     if series is not None and (series.club_id != event.club_id or series.game != event.game):
-        raise Invalid("an event counts only for a series of its own club and game", code="series_mismatch",
+        raise Invalid("an event counts only for a series of its own club and game", code=Error.SERIES_MISMATCH,
                       field="series")
 
 
@@ -261,14 +284,14 @@ def event_update(
     """Change an event. ``series``: attach it to a series of its club and game, or detach it (None)."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     if "format" in changes and changes["format"] != event.format and event.rounds.exists():
-        raise Conflict("the format cannot change once rounds exist", code="has_rounds", field="format")
+        raise Conflict("the format cannot change once rounds exist", code=Error.HAS_ROUNDS, field="format")
     if "game" in changes and changes["game"] != event.game and Table.objects.filter(round__event=event).exists():
-        raise Conflict("the game cannot change once tables are set", code="has_tables", field="game")
+        raise Conflict("the game cannot change once tables are set", code=Error.HAS_TABLES, field="game")
     rules_changed = {"mu_target_score", "mu_fixed_deals", "maumau_games_per_series", "maumau_stake_cents"}
     if rules_changed & {k for k, v in changes.items() if getattr(event, k) != v} and _has_results(
         session__table__round__event=event
     ):
-        raise Conflict("the session rules cannot change once hands are played", code="has_results",
+        raise Conflict("the session rules cannot change once hands are played", code=Error.HAS_RESULTS,
                        field=sorted(rules_changed & set(changes))[0])
     before = _apply(event, changes, EVENT_FIELDS)
     if club is not None and club.pk != event.club_id:
@@ -301,7 +324,7 @@ def event_update(
 def event_delete(*, event: Event, by_user, via: str = "api") -> None:
     if _has_results(session__table__round__event=event):
         raise Conflict("this event has results, which are never deleted; unpublish it instead",
-                       code="has_results")
+                       code=Error.HAS_RESULTS)
     audit.record(actor=by_user, via=via, action=audit.Action.EVENT_DELETED, obj=event, event=event,
                  before={**_snapshot(event, EVENT_FIELDS), "club": event.club_id})
     event.delete()
@@ -316,10 +339,10 @@ def player_check_in(*, event: Event, player: Player, by_user, via: str = "api") 
     Only members of the event's club are seated (tournaments/policy.py), so only they check in.
     Checking in a present player changes nothing."""
     if player.anonymised:
-        raise Invalid("a deleted player cannot take part", code="anonymised", field="player")
+        raise Conflict("a deleted player cannot take part", code=Error.ANONYMISED, field="player")
     if not Membership.objects.filter(player=player, club=event.club_id).exists():
         raise Invalid("only members of the event's club take part; add him to the club first",
-                      code="not_a_member", field="player")
+                      code=Error.NOT_A_MEMBER, field="player")
     attendance, created = Attendance.objects.select_for_update().get_or_create(
         event=event, player=player, defaults={"present": False},
     )
@@ -353,7 +376,7 @@ def round_create(*, event: Event, by_user, number: int | None = None, via: str =
     if number is None:
         number = (event.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     if event.rounds.filter(number=number).exists():
-        raise Invalid(f"this event already has a round {number}", code="duplicate", field="number")
+        raise Invalid(f"this event already has a round {number}", code=Error.DUPLICATE, field="number")
     round_ = Round.objects.create(event=event, number=number)
     audit.record(actor=by_user, via=via, action=audit.Action.ROUND_CREATED, obj=round_, event=event,
                  after={"number": number})
@@ -379,7 +402,7 @@ def round_set_results_held(*, round_: Round, held: bool, by_user, reason: str = 
 def round_delete(*, round_: Round, by_user, via: str = "api") -> None:
     if _has_results(session__table__round=round_):
         raise Conflict("this round has results, which are never deleted; hold it back or void its hands",
-                       code="has_results")
+                       code=Error.HAS_RESULTS)
     audit.record(actor=by_user, via=via, action=audit.Action.ROUND_DELETED, obj=round_, event=round_.event_id,
                  before={"number": round_.number, "tables": round_.tables.count()})
     round_.delete()
@@ -393,7 +416,7 @@ def _check_seating(round_: Round, players: list[Player], table: Table | None) ->
     if not info.min_players <= len(players) <= info.max_players:
         raise Invalid(
             f"{info.name} is played by {info.min_players} to {info.max_players} players, not {len(players)}",
-            code="bad_player_count", field="players",
+            code=Error.BAD_PLAYER_COUNT, field="players",
         )
     ids = [p.pk for p in players]
     if len(set(ids)) != len(ids):
@@ -405,7 +428,7 @@ def _check_seating(round_: Round, players: list[Player], table: Table | None) ->
     if strangers:
         raise Invalid(
             f"only members of the event's club are seated; not members: {', '.join(map(str, strangers))}",
-            code="not_a_member", field="players",
+            code=Error.NOT_A_MEMBER, field="players",
         )
     elsewhere = set(
         Seat.objects.filter(round=round_, player__in=ids).exclude(table=table).values_list("player_id", flat=True)
@@ -413,7 +436,7 @@ def _check_seating(round_: Round, players: list[Player], table: Table | None) ->
     if elsewhere:
         raise Invalid(
             f"already seated at another table of this round: {', '.join(map(str, sorted(elsewhere)))}",
-            code="seated_elsewhere", field="players",
+            code=Error.SEATED_ELSEWHERE, field="players",
         )
 
 
@@ -434,7 +457,7 @@ def table_create(
     if number is None:
         number = (round_.tables.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     if round_.tables.filter(number=number).exists():
-        raise Invalid(f"this round already has a table {number}", code="duplicate", field="number")
+        raise Invalid(f"this round already has a table {number}", code=Error.DUPLICATE, field="number")
     players = list(players)
     _check_seating(round_, players, None)
     if first_dealer is not None and not 0 <= first_dealer < len(players):
@@ -457,21 +480,21 @@ def table_update(
     before, after = {}, {}
     if number is not None and number != table.number:
         if table.round.tables.filter(number=number).exclude(pk=table.pk).exists():
-            raise Invalid(f"this round already has a table {number}", code="duplicate", field="number")
+            raise Invalid(f"this round already has a table {number}", code=Error.DUPLICATE, field="number")
         before["number"], after["number"] = table.number, number
         table.number = number
     started = Hand.objects.filter(session__table=table).exists()
     old_players = list(table.seats.order_by("position").values_list("player_id", flat=True))
     if players is not None and [p.pk for p in players] != old_players:
         if started:
-            raise Conflict("this table has results; its players can no longer change", code="has_results",
+            raise Conflict("this table has results; its players can no longer change", code=Error.HAS_RESULTS,
                            field="players")
         _check_seating(table.round, list(players), table)
         _seat(table, list(players))
         before["players"], after["players"] = old_players, [p.pk for p in players]
     if first_dealer is not None and first_dealer != table.first_dealer:
         if started:
-            raise Conflict("this table has results; its first dealer is fixed", code="has_results",
+            raise Conflict("this table has results; its first dealer is fixed", code=Error.HAS_RESULTS,
                            field="first_dealer")
         if not 0 <= first_dealer < table.seats.count():
             raise Invalid("the first dealer is a seat of the table", field="first_dealer")
@@ -489,7 +512,7 @@ def table_update(
 def table_delete(*, table: Table, by_user, via: str = "api") -> None:
     if _has_results(session__table=table):
         raise Conflict("this table has results, which are never deleted; void its hands instead",
-                       code="has_results")
+                       code=Error.HAS_RESULTS)
     audit.record(actor=by_user, via=via, action=audit.Action.TABLE_DELETED, obj=table, event=table.round.event_id,
                  before={"number": table.number,
                          "players": list(table.seats.order_by("position").values_list("player_id", flat=True))})
@@ -555,7 +578,7 @@ def series_update(*, series: Series, by_user, via: str = "api", **changes) -> Se
     """Change a series' name, season or scoring; its game only while it has no events."""
     series = Series.objects.select_for_update().get(pk=series.pk)
     if "game" in changes and changes["game"] != series.game and series.events.exists():
-        raise Conflict("the game cannot change while events count for the series", code="has_events",
+        raise Conflict("the game cannot change while events count for the series", code=Error.HAS_EVENTS,
                        field="game")
     before = _apply(series, changes, SERIES_FIELDS)
     if not before:
@@ -572,7 +595,7 @@ def series_delete(*, series: Series, by_user, via: str = "api") -> None:
     """Delete a series without events (detach them first: the events and their results stay)."""
     series = Series.objects.select_for_update().get(pk=series.pk)
     if series.events.exists():
-        raise Conflict("this series has events; detach them first", code="has_events")
+        raise Conflict("this series has events; detach them first", code=Error.HAS_EVENTS)
     audit.record(actor=by_user, via=via, action=audit.Action.SERIES_DELETED, obj=series,
                  before={**_snapshot(series, SERIES_FIELDS), "club": series.club_id})
     series.delete()

@@ -145,7 +145,7 @@ class Bench:
         """Three rounds of eight tables, every hand through ``results.hand_submit``."""
         from ratings.management.commands.load_league import create_players
         from tournaments.models import Round
-        from tournaments.results import hand_submit
+        from tournaments.results import Entry, hand_submit
         from tournaments.services import table_create
 
         # Players of this evening only: the player page read shows the same at both scales.
@@ -157,7 +157,7 @@ class Bench:
             for index in range(8):
                 table = table_create(round_=round_, number=index + 1, players=order[4 * index:4 * index + 4], by_user=None)
                 for hand in range(6):
-                    hand_submit(table=table, record=mu_record(self.rng, hand % 4))
+                    hand_submit(table_id=table.pk, entry=Entry(mu_record(self.rng, hand % 4)))
         self.player = players[0]
 
     def load_large(self) -> None:

@@ -44,15 +44,16 @@ def test_receivers_tell_the_public_only_what_it_may_see(world, settings):
         async_to_sync(drain)()
         return messages
 
-    results.hand_submit(table=table, record=next_record("mu", random.Random(1), 4, None, table.first_dealer),
-                        by_user=world.organiser)
+    results.hand_submit(table_id=table.pk, entry=results.Entry(next_record("mu", random.Random(1), 4, None,
+                                                                            table.first_dealer)), by_user=world.organiser)
     assert received(public) == [{"type": "results.changed", "event": event.pk}]
     assert len(received(organisers)) == 1
     services.round_set_results_held(round_=table.round, held=True, by_user=world.organiser)
     assert len(received(public)) == 1  # the round left the public standings: they change
     received(organisers)
     session = {"next": {"dealer": (table.sessions.get().hands.get().dealer + 1) % 4, "direction": None}}
-    results.hand_submit(table=table, record=next_record("mu", random.Random(2), 4, session), by_user=world.organiser)
+    results.hand_submit(table_id=table.pk, entry=results.Entry(next_record("mu", random.Random(2), 4, session)),
+                        by_user=world.organiser)
     assert received(public) == []
     assert len(received(organisers)) == 1
 

@@ -176,8 +176,9 @@ def test_the_board_shows_each_table_and_hands_are_corrected_and_voided(world):
     summary = None
     for _ in range(4):  # table 1 finishes
         record = next_record("mu", rng, 4, summary)
-        summary = results.hand_submit(table=tables[0], record=record, by_user=world.organiser).receipt["session"]
-    results.hand_submit(table=tables[1], record=next_record("mu", rng, 4, None), by_user=world.organiser)
+        summary = results.hand_submit(table_id=tables[0].pk, entry=results.Entry(record), by_user=world.organiser).receipt["session"]
+    results.hand_submit(table_id=tables[1].pk, entry=results.Entry(next_record("mu", rng, 4, None)),
+                        by_user=world.organiser)
     client = logged_in(world.organiser)
     board = client.get(f"/console/rounds/{round_.pk}/?fragment=board").content.decode()
     assert board.count('data-state="finished"') == 1
@@ -227,7 +228,7 @@ def test_maumau_payments_are_ticked_paid(world):
     rng = random.Random(7)
     summary = None
     while summary is None or summary["status"] == "open":
-        summary = results.hand_submit(table=table, record=next_record("maumau", rng, 4, summary),
+        summary = results.hand_submit(table_id=table.pk, entry=results.Entry(next_record("maumau", rng, 4, summary)),
                                       by_user=world.organiser).receipt["session"]
     transfer = Transfer.objects.filter(session__table=table).first()
     if transfer is None:
@@ -279,10 +280,42 @@ def test_the_board_shows_a_table_waiting_for_confirmation(world):
     round_ = event.rounds.get(number=1)
     table = round_.tables.get(number=2)
     record = next_record("lut", random.Random(2), 4, None, table.first_dealer)
-    receipt = results.hand_submit(table=table, record=record, entered_by_seat=0).receipt
+    receipt = results.hand_submit(table_id=table.pk, entry=results.Entry(record, seat=0)).receipt
     states = {row["table"].pk: row["state"] for row in board(round_, {})}
     assert states[table.pk] == "confirming"
     hand = table.sessions.get().hands.get(pk=receipt["hand"]["id"])
     results.hand_confirm(hand=hand, seat=1)
     states = {row["table"].pk: row["state"] for row in board(round_, {})}
     assert states[table.pk] == "playing"
+
+
+def test_the_board_reads_the_same_number_of_queries_for_any_number_of_started_tables(world, django_assert_num_queries):
+    """The board reads every table's session with its kept totals, hand count and hands that
+    wait in one query: a started table costs no query of its own."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments import results
+    from tournaments.console.views import board
+
+    round_ = world.events["mu"].rounds.get(number=1)
+    tables = list(round_.tables.order_by("number"))
+    assert len(tables) >= 3
+    rng = random.Random(5)
+
+    def start(table):
+        record = next_record("mu", rng, 4, None, table.first_dealer)
+        results.hand_submit(table_id=table.pk, entry=results.Entry(record), by_user=world.organiser)
+
+    start(tables[0])
+    with CaptureQueriesContext(connection) as one:
+        rows = board(round_, {})
+    assert [row["hands"] for row in rows][:2] == [1, 0]
+    for table in tables[1:]:
+        start(table)
+    with django_assert_num_queries(len(one)):
+        rows = board(round_, {})
+    assert all(row["hands"] == 1 and row["state"] == "playing" for row in rows)
+    for row in rows:
+        totals = results.session_summary(row["table"].sessions.get())["totals"]
+        assert [seat["total"] for seat in row["seats"]] == totals

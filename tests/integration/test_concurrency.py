@@ -82,7 +82,7 @@ def test_a_submission_that_waited_for_the_lock_continues_the_hand_stored_meanwhi
     """A submission waiting for the table's lock reads the table's state after it has the lock:
     it sees the hand stored meanwhile, so it is stored as the hand after it (no 409, no stale
     slot, dealer or totals)."""
-    from tournaments import results, rows
+    from tournaments import results, sql
     from tournaments.models import Session
 
     table = world.events["mu"].rounds.get().tables.first()
@@ -96,7 +96,7 @@ def test_a_submission_that_waited_for_the_lock_continues_the_hand_stored_meanwhi
 
     stored, release = threading.Event(), threading.Event()
     holder = []
-    original = rows.store_hand
+    original = sql.store_hand
 
     def store_and_hold(*args, **kwargs):
         original(*args, **kwargs)
@@ -104,7 +104,7 @@ def test_a_submission_that_waited_for_the_lock_continues_the_hand_stored_meanwhi
             stored.set()
             release.wait(30)
 
-    monkeypatch.setattr(rows, "store_hand", store_and_hold)
+    monkeypatch.setattr(sql, "store_hand", store_and_hold)
     answers = {}
 
     def submit(name, record):

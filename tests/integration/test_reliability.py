@@ -168,10 +168,10 @@ def connection_dropped(monkeypatch, point: str):
         finally:
             table_results_changed.disconnect(receiver)
         return
-    from tournaments import rows
+    from tournaments import sql
 
     # Before the locked read of the table's state; after the hand's statement, before its receipt.
-    module, name = {"before_writes": (rows, "table_state"), "before_commit": (results, "_summary")}[point]
+    module, name = {"before_writes": (sql, "table_state"), "before_commit": (results, "_summary")}[point]
     original = getattr(module, name)
 
     def drop_then_call(*args, **kwargs):

@@ -138,7 +138,7 @@ def test_a_hand_runs_a_bounded_number_of_statements(world):
     assert sum(sql.startswith("SELECT") for sql in statements) == 2, "\n".join(statements)
     assert sum("games_hand" in sql and sql.startswith("SELECT") for sql in statements) == 1
     if connection.vendor == "postgresql":
-        # The hand, its version and the session's totals in one statement (rows.store_hand).
+        # The hand, its version and the session's totals in one statement (sql.store_hand).
         assert len(statements) == 4, "\n".join(statements)
         assert sum(sql.startswith("WITH") for sql in statements) == 1
         assert sum(sql.startswith("INSERT") for sql in statements) == 1  # the key's receipt
@@ -158,25 +158,27 @@ def test_only_the_table_row_is_locked(world, lock):
         pytest.skip("row locks as PostgreSQL takes them")
     import psycopg
 
-    from tournaments import rows
+    from tournaments import sql
     from tournaments.models import Hand
-    from tournaments.results import _lock_table, _lock_unconfirmed, hand_submit
+    from tournaments.results import Entry, _lock_hand, _lock_unconfirmed, hand_submit
 
     round_ = world.events["mu"].rounds.get()
     table, other = round_.tables.order_by("number")[:2]
     settings = connection.settings_dict
     waiting = None
-    if lock == "confirmation":
+    if lock != "submission":
         round_.event.confirm_hands = True
         round_.event.save(update_fields=["confirm_hands"])
-        receipt = hand_submit(table=table, record=next_record("mu", random.Random(4), 4, None), entered_by_seat=0).receipt
+        receipt = hand_submit(table_id=table.pk, entry=Entry(next_record("mu", random.Random(4), 4, None), seat=0)).receipt
         waiting = Hand.objects.get(pk=receipt["hand"]["id"])
         assert waiting.unconfirmed
     with transaction.atomic():
         if lock == "confirmation":
             _lock_unconfirmed(waiting)
+        elif lock == "correction":
+            _lock_hand(waiting)
         else:
-            (rows.lock_table if lock == "submission" else _lock_table)(table.pk)
+            sql.lock_table(table.pk)
         with psycopg.connect(host=settings["HOST"], port=settings["PORT"] or 5432, user=settings["USER"],
                              password=settings["PASSWORD"] or None, dbname=settings["NAME"], autocommit=False) as other_connection:
             cursor = other_connection.cursor()

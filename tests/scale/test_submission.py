@@ -1,4 +1,4 @@
-"""A submission reads only the table's state and the latest hand (tournaments/rows.py): its
+"""A submission reads only the table's state and the latest hand (tournaments/sql.py): its
 receipt, the session it keeps and the rows it writes equal what a computation over every hand
 and the ORM give, through voids, corrections and second-player confirmation."""
 from __future__ import annotations
@@ -41,6 +41,7 @@ def check_stored(hand_id: int, record: dict, *, seat, by_user) -> None:
 def test_receipts_and_kept_sessions_equal_a_computation_over_every_hand(world, game, confirm):
     from tournaments import results
     from tournaments.models import Session
+    from tournaments.policy import Credentials
 
     rng = random.Random(f"submission-{game}-{confirm}")
     for number in range(3):
@@ -48,10 +49,12 @@ def test_receipts_and_kept_sessions_equal_a_computation_over_every_hand(world, g
         summary = None
         while summary is None or summary["status"] == "open":
             seat = rng.randrange(4) if confirm else None
-            by_user = world.organiser if rng.random() < 0.3 and not confirm else None
+            by_user = world.club_organiser if rng.random() < 0.3 and not confirm else None
             record = next_record(game, rng, 4, summary and {"next": summary["next"]}, table.first_dealer)
-            submission = results.hand_submit(table=table, record=record, by_user=by_user,
-                                             via_scorer_token=by_user is None, entered_by_seat=seat,
+            # The club's organiser logged in, or the table's scorer link with the seat named on its device.
+            credentials = Credentials() if by_user else Credentials(scorer_token=table.scorer_token, seat=seat)
+            submission = results.hand_submit(table_id=table.pk, entry=results.Entry(record, credentials=credentials),
+                                             by_user=by_user,
                                              idempotency_key=f"{number}-{rng.random()}" if rng.random() < 0.5 else None)
             summary = submission.receipt["session"]
             session = Session.objects.get(pk=summary["id"])

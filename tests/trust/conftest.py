@@ -29,7 +29,7 @@ def play(table, *, hands: int | None = None, seed: int = 1, mark: str | None = N
         record = next_record(table.round.event.game, rng, players, summary, table.first_dealer)
         if mark:
             record["note"] = mark
-        summary = results.hand_submit(table=table, record=record, by_user=by_user).receipt["session"]
+        summary = results.hand_submit(table_id=table.pk, entry=results.Entry(record), by_user=by_user).receipt["session"]
         count += 1
     return results.current_session(table, create=False)
 
@@ -72,7 +72,7 @@ def trust(world):
     lut.save(update_fields=["confirm_hands"])
     waiting_table = lut.rounds.get(number=1).tables.get(number=3)
     record = next_record("lut", random.Random(6), 4, None, waiting_table.first_dealer)
-    receipt = results.hand_submit(table=waiting_table, record=record, entered_by_seat=1).receipt
+    receipt = results.hand_submit(table_id=waiting_table.pk, entry=results.Entry(record, seat=1)).receipt
     w.unconfirmed = waiting_table.sessions.get().hands.get(pk=receipt["hand"]["id"])
     w.empty_round = services.round_create(event=w.events["mu"], number=2, by_user=None)
     w.empty_event = services.event_create(by_user=None, club=w.club, name="empty cup", game="mu", published=True,

@@ -91,9 +91,8 @@ def _creatable_clubs(request):
 
 @login_required
 def series_list(request):
-    series = _visibility(request).series().select_related("club").order_by("-season_from", "name")
-    if not request.user.is_staff:
-        series = series.filter(club__organisers=request.user)
+    series = (_visibility(request).series().filter(club__in=_organised_clubs(request))
+              .select_related("club").order_by("-season_from", "name"))
     return render(request, "console/series_list.html", {
         "series": series, "may_create": _creatable_clubs(request).exists()})
 

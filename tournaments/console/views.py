@@ -8,15 +8,13 @@ page is shown again, nothing is changed.
 from __future__ import annotations
 
 import json
-import re
-import unicodedata
 from collections import Counter
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -28,8 +26,9 @@ from games.catalog import GAMES
 
 from .. import draws, policy, results, services
 from ..display import METRIC_HELP, METRIC_LABELS, hands_text, money, number
-from ..errors import DomainError, RecordRejected
+from ..errors import DomainError, Error, RecordRejected
 from ..models import Attendance, Club, Event, Hand, Player, Round, Seat, Session, Table
+from ..progress import SessionRules, session_length
 from ..selectors import event_money, present_players, standings_document
 from .forms import CorrectForm, DistinctionForm, EventForm, OrganiserForm, PlanForm, PlayerForm, ReasonForm
 
@@ -60,8 +59,7 @@ def _round(request, pk: int) -> Round:
 
 
 def _organised_clubs(request):
-    clubs = Club.objects.order_by("name")
-    return clubs if request.user.is_staff else clubs.filter(organisers=request.user)
+    return _visibility(request).organised_clubs()
 
 
 def _form_status(request) -> int:
@@ -83,20 +81,12 @@ def _names(request, player_ids) -> dict:
     return _visibility(request).names(set(player_ids))
 
 
-def _folded(name: str) -> str:
-    """A name compared for duplicates: case, accents and spacing ignored."""
-    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
-    return re.sub(r"\s+", " ", text).strip().casefold()
-
-
 # --- events -------------------------------------------------------------------------------------
 
 @login_required
 def home(request):
     visibility = _visibility(request)
-    events = visibility.events().select_related("club").order_by("-starts_on", "-created_at")
-    if not request.user.is_staff:
-        events = events.filter(pk__in=visibility.organised_event_ids())
+    events = visibility.organised_events().select_related("club").order_by("-starts_on", "-created_at")
     clubs = [club for club in _organised_clubs(request) if policy.may(request.user, "add_event_to_club", club)]
     return render(request, "console/home.html", {"events": events, "clubs": clubs})
 
@@ -129,8 +119,7 @@ def event_edit(request, pk: int):
     form = EventForm(request.POST or None, clubs=clubs, locked_game=locked, initial=EventForm.initial_for(event))
     if request.method == "POST" and form.is_valid():
         club = form.cleaned_data["club"]
-        if club != event.club:
-            _require(request, "add_event_to_club", club)
+        _require(request, "update_event", policy.Change(event, {"club": club}))
         try:
             services.event_update(event=event, by_user=request.user, via=VIA, club=club, **form.options())
         except DomainError as error:
@@ -265,7 +254,7 @@ def players(request, pk: int):
     event = _event(request, pk)
     visibility = _visibility(request)
     clubs = _organised_clubs(request)
-    if not clubs.filter(pk=event.club_id).exists() and not request.user.is_staff:
+    if not clubs.filter(pk=event.club_id).exists():
         clubs = Club.objects.filter(pk=event.club_id)
     form = PlayerForm(request.POST or None, clubs=clubs, initial={"club": event.club_id})
     duplicate_of = None
@@ -273,26 +262,26 @@ def players(request, pk: int):
         club = form.cleaned_data["club"]
         _require(request, "add_player_to_club", club)
         name = form.cleaned_data["name"].strip()
-        same = [p for p in Player.objects.filter(clubs=club, anonymised=False) if _folded(p.name) == _folded(name)]
-        if same and not form.cleaned_data["confirm_duplicate"]:
-            duplicate_of = {"name": name, "club": club.name, "count": len(same)}
-            form = PlayerForm(initial={**form.cleaned_data, "club": club.pk, "confirm_duplicate": True}, clubs=clubs)
-        else:
-            try:
-                player = services.player_create(by_user=request.user, via=VIA, name=name, clubs=[club],
-                                                initials_only=form.cleaned_data["initials_only"],
-                                                distinction=form.cleaned_data["distinction"].strip())
-                if form.cleaned_data["check_in"]:
-                    services.player_check_in(event=event, player=player, by_user=request.user, via=VIA)
-            except DomainError as error:
-                _refused(request, error)
+        try:
+            player = services.player_create(by_user=request.user, via=VIA, name=name, clubs=[club],
+                                            initials_only=form.cleaned_data["initials_only"],
+                                            same_name_ok=form.cleaned_data["confirm_duplicate"],
+                                            distinction=form.cleaned_data["distinction"].strip())
+            if form.cleaned_data["check_in"]:
+                services.player_check_in(event=event, player=player, by_user=request.user, via=VIA)
+        except DomainError as error:
+            if error.code is Error.SAME_NAME:  # ask first: the same person, or another of that name?
+                duplicate_of = {"name": name, "club": club.name, "count": len(services.same_name(club, name))}
+                form = PlayerForm(initial={**form.cleaned_data, "club": club.pk, "confirm_duplicate": True}, clubs=clubs)
             else:
-                messages.success(request, _("%(name)s added.") % {"name": name})
-                return redirect(f"{request.path}#player-{player.pk}")
+                _refused(request, error)
+        else:
+            messages.success(request, _("%(name)s added.") % {"name": name})
+            return redirect(f"{request.path}#player-{player.pk}")
 
     members = visibility.players().filter(clubs=event.club, anonymised=False).order_by("name", "id")
     query = request.GET.get("q", "").strip()
-    counts = Counter(_folded(p.name) for p in members)
+    counts = Counter(services.folded_name(p.name) for p in members)
     if query:
         members = visibility.filter_by_name(members, query)
     attendance = {a.player_id: a for a in Attendance.objects.filter(event=event)}
@@ -304,7 +293,7 @@ def players(request, pk: int):
         rows.append({
             "player": player, "name": shown[player.pk], "plain_name": visibility.name(player),
             "attendance": attendance.get(player.pk),
-            "same_name": counts[_folded(player.name)], "played": player.pk in seated_now,
+            "same_name": counts[services.folded_name(player.name)], "played": player.pk in seated_now,
             "may_tell_apart": policy.may(request.user, "change_player", player),
         })
     present = sum(1 for a in attendance.values() if a.present)
@@ -428,16 +417,18 @@ def board(round_: Round, names: dict) -> list[dict]:
     due), waiting for confirmation (a hand entered by one seat that another has not confirmed, or
     that was disputed), not started; with the players' totals (``names``: player id → shown name)."""
     event = round_.event
+    # The sessions' kept totals and hand counts, and their hands that wait, in one query for all
+    # tables: the board's queries do not grow with its tables.
+    waiting = Count("hands", filter=Q(hands__unconfirmed=True))
     tables = round_.tables.order_by("number").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.order_by("position").select_related("player")),
-        Prefetch("sessions", queryset=Session.objects.order_by("number")),
+        Prefetch("sessions", queryset=Session.objects.order_by("number").annotate(waiting=waiting)),
     )
     rows = []
     for table in tables:
         sessions = list(table.sessions.all())
         session = sessions[-1] if sessions else None
-        summary = results.session_summary(session) if session is not None else None
-        hands = summary["hands"] if summary else 0
+        hands = session.hand_count if session is not None else 0
         seats = list(table.seats.all())
         if session is None or hands == 0:
             state, label = "waiting", _("not started")
@@ -447,23 +438,17 @@ def board(round_: Round, names: dict) -> list[dict]:
             state, label = "abandoned", _("abandoned")
         else:
             state, label = "playing", _("in progress")
-        if summary and summary.get("unconfirmed") and state != "abandoned":
+        if session is not None and session.waiting and state != "abandoned":
             # Results.counts: such a hand does not count until another seat (or an organiser) confirms.
             state, label = "confirming", _("waiting for confirmation")
-        due = None
-        if event.game == "mu" and event.mu_fixed_deals:
-            due = event.mu_fixed_deals
-        elif event.game == "maumau":
-            due = event.maumau_games_per_series
-        elif event.game == "lut":
-            due = len(seats)
-        totals = summary["totals"] if summary else [0] * len(seats)
+        length = session_length(SessionRules.for_event(event, len(seats)))
+        totals = (session.totals if session is not None else None) or [0] * len(seats)
         progress = hands_text(event.game, hands)
-        if due:
-            progress = _("%(entered)s of %(due)s") % {"entered": progress, "due": due}
-        elif event.game == "mu" and hands:
+        if length.hands:
+            progress = _("%(entered)s of %(due)s") % {"entered": progress, "due": length.hands}
+        elif hands:
             progress = _("%(entered)s, best total %(best)s of %(target)s") % {
-                "entered": progress, "best": max(totals), "target": event.mu_target_score}
+                "entered": progress, "best": max(totals), "target": length.target}
         rows.append({
             "table": table, "state": state, "label": label, "progress": progress, "hands": hands,
             "seats": [{"name": names.get(seat.player_id, seat.player.public_name), "total": totals[i] if i < len(totals) else 0}

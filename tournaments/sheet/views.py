@@ -7,7 +7,6 @@ results API with the table's token or the player's login.
 """
 from __future__ import annotations
 
-import hmac
 from decimal import Decimal
 from pathlib import Path
 
@@ -28,16 +27,15 @@ from games.rules import mu
 
 from .. import policy, results
 from ..models import Seat, Session, Table
-from ..progress import SessionRules
+from ..progress import SessionRules, session_length
 from .qr import qr_svg
 
 SERVICE_WORKER = Path(settings.BASE_DIR) / "static" / "stich" / "sheet-sw.js"
 
 
 def _table_by_token(token: str) -> Table:
-    # The token is compared in constant time after the lookup: a miss and a wrong token look alike.
-    table = Table.objects.select_related("round__event").filter(scorer_token=token).first()
-    if table is None or not hmac.compare_digest(table.scorer_token.encode(), token.encode()):
+    table = policy.scorer_table(token)
+    if table is None:
         raise Http404("no table has this link (an organiser may have made a new one)")
     return table
 
@@ -53,12 +51,13 @@ def money(cents: int) -> str:
 def _end_reason(session: Session, rules: SessionRules) -> str:
     if session.status == Session.Status.ABANDONED:
         return _("The session was abandoned.")
+    length = session_length(rules)  # how long it runs; only the words differ by game
+    if length.target is not None:
+        return _("Session over: %(target)s points reached.") % {"target": length.target}
     if rules.game == "mu":
-        if rules.mu_fixed_deals:
-            return _("Session over: %(deals)s deals played.") % {"deals": rules.mu_fixed_deals}
-        return _("Session over: %(target)s points reached.") % {"target": rules.mu_target_score}
+        return _("Session over: %(deals)s deals played.") % {"deals": length.hands}
     if rules.game == "maumau":
-        return _("Series over: %(games)s games played.") % {"games": rules.maumau_games_per_series}
+        return _("Series over: %(games)s games played.") % {"games": length.hands}
     return _("Game over: every player has dealt.")
 
 
@@ -242,8 +241,7 @@ def _my_table(request, pk: int) -> tuple[Table, int]:
     if not request.user.is_authenticated:
         raise PermissionDenied
     table = get_object_or_404(policy.visibility(request.user).seated_tables().select_related("round__event"), pk=pk)
-    seat = table.seats.filter(player__user=request.user).values_list("position", flat=True).first()
-    return table, seat
+    return table, policy.seat_of(request.user, table)
 
 
 def _login(request):

@@ -20,7 +20,7 @@ from django.db import transaction
 from tournaments import services
 from tournaments.draws import draw_preview, draw_publish
 from tournaments.models import Club, Event, Player, Session, Table
-from tournaments.results import current_session, hand_submit, session_summary
+from tournaments.results import Entry, current_session, hand_submit, session_summary
 
 DEMO_PLAYERS = [
     "Anna Becker", "Bernd Fischer", "Conny Hahn", "Dagmar Koch", "Emil Lang", "Frieda Maier",
@@ -108,5 +108,5 @@ def play_session(table: Table, game: str, rng: random.Random, organiser) -> Sess
         dealer = following["dealer"] if following["dealer"] is not None else rng.randrange(players)
         options = {"direction": following["direction"] or 1} if game == "maumau" else {}
         record = simulate.random_record(rng, players, dealer=dealer, **options)
-        hand_submit(table=table, record=record, by_user=organiser)
+        hand_submit(table_id=table.pk, entry=Entry(record), by_user=organiser)
     raise RuntimeError(f"{table} did not finish its session")

@@ -1,4 +1,7 @@
-"""The statements of the one frequent write, hand submission, without the ORM's query compiler.
+"""Hand submission's SQL: the statements of the one frequent write, without the ORM's query compiler.
+
+``lock_table`` is also the one table lock of every other write of results (correct, void,
+confirm, dispute, abandon: ``tournaments/results.py``), so they serialise with submissions.
 
 Every table of an evening stores a hand every minute or two, and a benchmark of 32 tables at once
 (issue 17, ``python -m bench.scale``) showed where a submission's time went: not to the engine
@@ -12,7 +15,8 @@ The SQL is the same on PostgreSQL and SQLite, except the row lock (``FOR UPDATE`
 neither has nor needs (it serialises writers). On PostgreSQL the statements are bound on the
 server and prepared (``_cursor``): their text is constant, so PostgreSQL parses and plans each
 once per connection (connections persist: ``CONN_MAX_AGE``). Everything else writes through the
-ORM.
+ORM. The cursor is built from Django's private classes; tests/scale/test_sql_django_private.py
+fails when an upgrade changes them.
 """
 from __future__ import annotations
 
