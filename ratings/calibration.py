@@ -28,7 +28,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .chances import point_estimate, room_chances
-from .model import NEW_PLAYER, DecayConfig, Rating, Session, decayed_sigma, rate_many, SECONDS_PER_DAY
+from .kernel import SECONDS_PER_DAY
+from .model import NEW_PLAYER, DecayConfig, Rating, Session, decayed_sigma, rate_many
 
 BINS = 10
 CHUNK = 256  # tables per vectorised pass of room_chances

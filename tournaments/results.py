@@ -29,7 +29,7 @@ from games.rules import Code, RecordError, validate, validate_series
 
 from . import audit, policy, sql
 from .errors import Conflict, Error, Invalid, NotAllowed, RecordRejected
-from .models import Hand, HandVersion, IdempotentSubmission, Session, Table, Transfer
+from .models import Hand, HandVersion, IdempotentSubmission, Seat, Session, Table, Transfer
 from .progress import Expected, PlayedHand, SessionRules, add_hand, expected_after, finished_after, totals
 from .signals import announce_session_result_changed, announce_table_results_changed
 

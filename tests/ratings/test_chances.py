@@ -143,7 +143,7 @@ def test_scores_of_a_sure_and_of_a_uniform_prediction():
 def test_calibration_on_a_league_with_known_skills_beats_both_baselines():
     """Players' totals are skill plus noise (``ratings.bench``): after the league's start, the
     chances predict the winner better than the point estimate and far better than a coin."""
-    from ratings.bench import generate_league
+    from ratings.generated import generate_league
 
     _, league = generate_league(players=120, sessions=3000, seed=11)
     report = calibrate(league, skip=1000)

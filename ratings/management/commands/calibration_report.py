@@ -67,7 +67,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, game, club, generated, players, sessions, seed, skip, **options):
         if generated:
-            from ratings.bench import generate_league
+            from ratings.generated import generate_league
 
             _, league = generate_league(players=players, sessions=sessions, seed=seed)
             self.stdout.write(f"Generated league: {players} players, {sessions} sessions (seed {seed}), "
