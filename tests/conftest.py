@@ -26,6 +26,13 @@ def _django_test_settings(request):
     celery_app.conf.task_always_eager = True
     yield
     celery_app.conf.task_always_eager = previous
+    # Celery's eager apply_async marks the process "inside a task" (denied_join_result) with one
+    # process-wide flag that it saves and restores; tasks applied from several threads at once
+    # (tests/deploy/test_backup.py's scorers) can leave it set, and every later result.get() in
+    # this process would then refuse. Nothing of a test outlives it.
+    from celery.result import _set_task_join_will_block
+
+    _set_task_join_will_block(False)
 
 
 @pytest.fixture(autouse=True)

@@ -82,8 +82,7 @@ def _settled_transfer(world):
     for seed in range(7, 40):
         rng, summary = random.Random(seed), None
         while summary is None or summary["status"] == "open":
-            summary = results.hand_submit(table=table, record=next_record("maumau", rng, 4, summary),
-                                          by_user=world.organiser).receipt["session"]
+            summary = results.hand_submit(table_id=table.pk, entry=results.Entry(next_record("maumau", rng, 4, summary)), by_user=world.organiser).receipt["session"]
         transfer = Transfer.objects.filter(session__table=table).first()
         if transfer is not None:
             return transfer
@@ -120,7 +119,7 @@ def test_standings_have_csv_and_print_links_in_the_console_and_in_public(world):
     event.save()
     round_ = event.rounds.get(number=1)
     table = round_.tables.order_by("number").first()
-    results.hand_submit(table=table, record=next_record("mu", random.Random(5), 4, None), by_user=world.organiser)
+    results.hand_submit(table_id=table.pk, entry=results.Entry(next_record("mu", random.Random(5), 4, None)), by_user=world.organiser)
     csv_url, print_url = f"/api/v1/events/{event.pk}/standings.csv", f"/events/{event.pk}/standings/print/"
     for html in (Client().get(f"/events/{event.pk}/").content.decode(),
                  logged_in(world.organiser).get(f"/console/events/{event.pk}/").content.decode()):

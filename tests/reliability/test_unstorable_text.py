@@ -81,7 +81,7 @@ def test_the_console_correction_refuses_it_and_names_the_pointer(world, member, 
 
     table = world.events["mu"].rounds.get().tables.first()
     record = next_record("mu", random.Random(2), 4, None, table.first_dealer)
-    results.hand_submit(table=table, record=record, by_user=world.organiser)
+    results.hand_submit(table_id=table.pk, entry=results.Entry(record), by_user=world.organiser)
     hand = Hand.objects.get(session__table=table)
     client = Client()
     client.force_login(world.organiser)
@@ -102,7 +102,7 @@ def test_the_console_correction_has_the_depth_limit(world):
 
     table = world.events["mu"].rounds.get().tables.first()
     record = next_record("mu", random.Random(2), 4, None, table.first_dealer)
-    results.hand_submit(table=table, record=record, by_user=world.organiser)
+    results.hand_submit(table_id=table.pk, entry=results.Entry(record), by_user=world.organiser)
     hand = Hand.objects.get(session__table=table)
     client = Client()
     client.force_login(world.organiser)
@@ -124,7 +124,7 @@ def test_the_service_refuses_it_from_any_caller(world):
     record = {**next_record("maumau", random.Random(2), 4, None, table.first_dealer), "note": ["x", "\ud800"]}
     before = stored()
     with pytest.raises(RecordRejected) as refused:
-        results.hand_submit(table=table, record=record, by_user=world.organiser, idempotency_key="k")
+        results.hand_submit(table_id=table.pk, entry=results.Entry(record), by_user=world.organiser, idempotency_key="k")
     assert (refused.value.code, refused.value.path) == ("bad_text", "/note/1")
     assert stored() == before
 

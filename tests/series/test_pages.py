@@ -104,8 +104,7 @@ def test_the_series_socket_hears_a_hand_at_one_of_its_events(world, settings):
         return connected, message
 
     def submit():
-        results.hand_submit(table=table, record=next_record("mu", random.Random(3), 4, None, table.first_dealer),
-                            by_user=world.organiser)
+        results.hand_submit(table_id=table.pk, entry=results.Entry(next_record("mu", random.Random(3), 4, None, table.first_dealer)), by_user=world.organiser)
 
     assert async_to_sync(listen)(hidden.pk)[0] is False
     connected, message = async_to_sync(listen)(series.pk, submit)

@@ -316,7 +316,7 @@ def test_offline_hands_arrive_once_in_order(live, browser):
     round_([{"R": 2, "Y": 2, "discarded": 4}, {"B": 6}, {"G": 6, "R": 2}, {"Y": 4, "B": 2, "G": 2}])
     finger.tap("#enter-hand")  # offline: no check from the server, the hand waits on the phone
     page.wait_for_selector('#queue li[data-hand="2"][data-state="waiting"]', timeout=TIMEOUT)
-    assert "Hand 3" in page.inner_text("#entry-hand")
+    assert "Round 3" in page.inner_text("#entry-hand")  # LuT: a round, as its rules say
     round_([{"G": 8}, {"R": 4, "B": 2}, {"Y": 6}, {"B": 4, "R": 2, "Y": 2}])
     finger.tap("#enter-hand")
     page.wait_for_selector('#queue li[data-hand="3"][data-state="waiting"]', timeout=TIMEOUT)

@@ -70,7 +70,7 @@ def test_a_server_error_is_retried_with_growing_pauses_and_a_refusal_waits_for_t
     # a hand entered meanwhile waits visibly behind it
     fill(finger, ROUNDS[1])
     waiting = entry(page, 2, "waiting")
-    assert "Waits until Hand 1 is through" in waiting.inner_text()
+    assert "Waits until Round 1 is through" in waiting.inner_text()
     shoot(page, "sheet-retrying")
     page.wait_for_selector('#queue li[data-hand="1"][data-state="retrying"]:has-text("error 502")',
                            timeout=TIMEOUT)  # the second try failed too
@@ -84,7 +84,7 @@ def test_a_server_error_is_retried_with_growing_pauses_and_a_refusal_waits_for_t
     rejected = entry(page, 3, "rejected")
     assert refusal["message"] in rejected.inner_text() and "/summary/stacks/1" in rejected.inner_text()
     fill(finger, ROUNDS[3])
-    assert "Waits until Hand 3 is through" in entry(page, 4, "waiting").inner_text()
+    assert "Waits until Round 3 is through" in entry(page, 4, "waiting").inner_text()
     shoot(page, "sheet-refused")
     page.wait_for_timeout(2500)  # nothing is sent behind a refused hand
     assert [hand for hand, _ in tries].count(4) == 0

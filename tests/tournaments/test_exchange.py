@@ -50,7 +50,7 @@ def build(world):
     hands = []
     for seat in (0, 1, 2):  # table 1: three hands entered by seats 0, 1, 2
         record = next_record("mu", rng, 4, summary, tables[0].first_dealer)
-        receipt = results.hand_submit(table=tables[0], record=record, entered_by_seat=seat).receipt
+        receipt = results.hand_submit(table_id=tables[0].pk, entry=results.Entry(record, seat=seat)).receipt
         summary = receipt["session"]
         hands.append(tables[0].sessions.get().hands.get(pk=receipt["hand"]["id"]))
     results.hand_confirm(hand=hands[0], seat=3)
@@ -59,7 +59,7 @@ def build(world):
     summary = None
     for _ in range(3):
         record = next_record("mu", rng, 4, summary, tables[1].first_dealer)
-        summary = results.hand_submit(table=tables[1], record=record, by_user=world.organiser).receipt["session"]
+        summary = results.hand_submit(table_id=tables[1].pk, entry=results.Entry(record), by_user=world.organiser).receipt["session"]
     played = list(tables[1].sessions.get().hands.order_by("number"))
     other = next_record("mu", random.Random(5), 4, {"next": {"dealer": played[0].dealer, "direction": None}})
     results.hand_correct(hand=played[0], record=other, by_user=world.organiser, reason="typo")

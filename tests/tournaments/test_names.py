@@ -83,7 +83,7 @@ def test_the_sheet_the_cards_the_standings_and_the_csv_tell_them_apart(world, na
     cards = organiser.get(f"/rounds/{table.round_id}/cards/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Max Müller (junior) deals first." in cards
     record = next_record("mu", random.Random(5), 4, {"next": {"dealer": 1, "direction": None}})
-    results.hand_submit(table=table, record=record, by_user=world.organiser)
+    results.hand_submit(table_id=table.pk, entry=results.Entry(record), by_user=world.organiser)
     standings = client.get(f"/api/v1/events/{event.pk}/standings/").json()["standings"]
     assert {row["player"]: row["name"] for row in standings if row["player"] in (first.pk, second.pk)} == {
         first.pk: "Max Müller (1)", second.pk: "Max Müller (junior)"}
@@ -133,7 +133,7 @@ def test_the_leaderboard_tells_them_apart(world, namesakes, django_capture_on_co
     event.save()
     table = event.rounds.get(number=1).tables.get(number=1)
     with django_capture_on_commit_callbacks(execute=True):  # the ratings' sync, queued on commit
-        results.hand_submit(table=table, record=next_record("mu", random.Random(5), 4, None), by_user=world.organiser)
+        results.hand_submit(table_id=table.pk, entry=results.Entry(next_record("mu", random.Random(5), 4, None)), by_user=world.organiser)
     html = Client().get("/leaderboard/mu/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert f'href="/players/{first.pk}/">Max Müller (1)</a>' in html
     assert f'href="/players/{second.pk}/">Max Müller (junior)</a>' in html

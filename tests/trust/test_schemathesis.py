@@ -128,7 +128,7 @@ def hostile_world(world):
     w.mu_round = w.events["mu"].rounds.get()
     w.mu_table = w.mu_round.tables.order_by("number").first()
     w.first_record = next_record("mu", random.Random(1), 4, None, w.mu_table.first_dealer)
-    receipt = results.hand_submit(table=w.mu_table, record=w.first_record).receipt
+    receipt = results.hand_submit(table_id=w.mu_table.pk, entry=results.Entry(w.first_record)).receipt
     # A record the engine takes as the table's next hand: hostile text in it reaches the storing.
     w.next_record = next_record("mu", random.Random(2), 4, receipt["session"], w.mu_table.first_dealer)
     w.mu_session = w.mu_table.sessions.get()
