@@ -119,7 +119,13 @@ def _start_worker(queue: str, log_name: str):
 def test_a_worker_killed_mid_task_leaves_the_same_ratings(db, live_worker):
     from ratings.models import PoolEntry
     from ratings.tasks import pool_sync
+    from stich.celery import app
 
+    # Tasks an earlier test left queued (beat's catch-ups in test_reliability) must not sync this
+    # pool behind the victim's back: the queue emptied and the shared worker idle first.
+    app.control.purge()
+    wait_for(lambda: not any((app.control.inspect(timeout=1).active() or {}).values()), timeout=120,
+             what="the shared worker idle")
     call_command("load_league", "--players", "300", "--sessions", "20000", "--game", "mu", "--no-progress",
                  stdout=open(os.devnull, "w"))
     queue = "ratings-kill-test"
