@@ -25,7 +25,7 @@ from .renderers import BrowsableAPIRenderer
 from . import draws, policy, results, services
 from .errors import Error, NotFound
 from .filtering import FilterBackend
-from .models import Club, Event, Player, Round, Seat, Session, Table, Transfer
+from .models import Club, Player, Seat, Table, Transfer
 from .selectors import event_money, standings_document
 from .serializers import (
     ClubSerializer,
@@ -252,7 +252,19 @@ class PlayerViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMi
         services.player_anonymise(player=player, by_user=self.request.user)
 
 
-class EventViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, CreateMixin,
+class JSONErrorsMixin:
+    """Errors are JSON (the one error shape) even where the URL asked for CSV or JSON Lines."""
+
+    def handle_exception(self, exc):
+        response = super().handle_exception(exc)
+        if getattr(self.request, "accepted_renderer", None) is not None and \
+                self.request.accepted_renderer.format in ("csv", "jsonl"):
+            self.request.accepted_renderer = JSONRenderer()
+            self.request.accepted_media_type = JSONRenderer.media_type
+        return response
+
+
+class EventViewSet(JSONErrorsMixin, PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, CreateMixin,
                    UpdateMixin, mixins.DestroyModelMixin):
     """Events (tournaments) of one game. A club's organisers create them (unpublished); an event's
     organisers change them. An event with results cannot be deleted: unpublish it instead."""
@@ -265,15 +277,6 @@ class EventViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
 
     def get_queryset(self):
         return self.visibility.events().select_related("club").prefetch_related("organisers")
-
-    def handle_exception(self, exc):
-        # Errors are JSON (the one error shape) even where the URL asked for CSV or JSON Lines.
-        response = super().handle_exception(exc)
-        if getattr(self.request, "accepted_renderer", None) is not None and \
-                self.request.accepted_renderer.format in ("csv", "jsonl"):
-            self.request.accepted_renderer = JSONRenderer()
-            self.request.accepted_media_type = JSONRenderer.media_type
-        return response
 
     def perform_create(self, serializer):
         data = dict(serializer.validated_data)

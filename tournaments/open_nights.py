@@ -19,7 +19,7 @@ from django.db.models import Exists, OuterRef
 
 from . import seating
 from .errors import Conflict, Error, Invalid
-from .models import Event, Player, Round, Seat, Session, Table
+from .models import Event, Player, Seat, Session, Table
 from .seating.seat_order import seat_tables
 from .selectors import present_players
 from .services import round_create, table_create

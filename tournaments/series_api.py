@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from games.catalog import GAMES
 
 from . import services
-from .api import ERROR_RESPONSES, CreateMixin, CSVRenderer, PolicyViewSet, UpdateMixin
+from .api import ERROR_RESPONSES, CreateMixin, CSVRenderer, JSONErrorsMixin, PolicyViewSet, UpdateMixin
 from .models import Series
 from .renderers import BrowsableAPIRenderer
 from .selectors import series_document
@@ -78,7 +78,7 @@ class SeriesStandingsSerializer(serializers.Serializer):
     standings = SeriesRowSerializer(many=True)
 
 
-class SeriesViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, CreateMixin,
+class SeriesViewSet(JSONErrorsMixin, PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, CreateMixin,
                     UpdateMixin, mixins.DestroyModelMixin):
     """Series: a club's season ranked over its events of one game. The club's organisers create,
     change and delete them (only while no event counts for it); a series is seen by whoever sees
@@ -92,15 +92,6 @@ class SeriesViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMi
 
     def get_queryset(self):
         return self.visibility.series().select_related("club").order_by("-season_from", "name", "id")
-
-    def handle_exception(self, exc):
-        # Errors are JSON (the one error shape) even where the URL asked for CSV.
-        response = super().handle_exception(exc)
-        if getattr(self.request, "accepted_renderer", None) is not None and \
-                self.request.accepted_renderer.format == "csv":
-            self.request.accepted_renderer = JSONRenderer()
-            self.request.accepted_media_type = JSONRenderer.media_type
-        return response
 
     def perform_create(self, serializer):
         data = dict(serializer.validated_data)

@@ -15,7 +15,7 @@ from games.catalog import GAME_CHOICES
 
 from .. import policy, services
 from ..errors import DomainError
-from ..models import Club, Event, Series
+from ..models import Club, Series
 from ..selectors import series_document
 from .views import VIA, _form_status, _names, _organised_clubs, _refused, _require, _visibility
 

@@ -27,7 +27,7 @@ from games.catalog import GAMES
 from .. import draws, policy, results, services
 from ..display import METRIC_HELP, METRIC_LABELS, hands_text, money, number
 from ..errors import DomainError, Error, RecordRejected
-from ..models import Attendance, Club, Event, Hand, Player, Round, Seat, Session, Table
+from ..models import Attendance, Club, Event, Hand, Round, Seat, Session, Table
 from ..progress import SessionRules, session_length
 from ..selectors import event_money, present_players, standings_document
 from .forms import CorrectForm, DistinctionForm, EventForm, OrganiserForm, PlanForm, PlayerForm, ReasonForm
