@@ -152,7 +152,35 @@ CLOSE_ROLE_CHANGED = 4409  # the user's view of the event changed (organiser or 
 CLOSE_LAYER_DOWN = 4503  # the channel layer cannot be reached now
 
 
-class EventConsumer(AsyncJsonWebsocketConsumer):
+class _LiveSocket(AsyncJsonWebsocketConsumer):
+    """What the live sockets share: they only speak (whatever a client sends is ignored unread),
+    join their groups with one retry after a connection the outage broke, are closed with 4503
+    while the channel layer cannot be reached, and leave their groups without failing."""
+
+    what = "socket"  # for the log: "event 3", "series 2"
+
+    async def _join(self, groups) -> bool:
+        try:
+            for group in groups:
+                await _with_layer(self.channel_layer, lambda layer, group=group: layer.group_add(group, self.channel_name))
+        except LAYER_ERRORS:
+            log.warning("live socket of %s refused: the channel layer cannot be reached", self.what)
+            await self.close(code=CLOSE_LAYER_DOWN)
+            return False
+        return True
+
+    async def _leave(self, groups) -> None:
+        for group in groups:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except LAYER_ERRORS:  # the group's entry expires by itself (the layer's group_expiry)
+                log.warning("live socket of %s: could not leave its group", self.what)
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        """Nothing a client sends means anything here: not read, not logged."""
+
+
+class EventConsumer(_LiveSocket):
     """``/ws/events/<id>/``: sends ``{"type": "results_changed", "event": id}`` on every change the
     connected user may see. An event the user may not see is refused (closed with 4404).
 
@@ -168,16 +196,13 @@ class EventConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self):
         self.event_id = int(self.scope["url_route"]["kwargs"]["event"])
+        self.what = f"event {self.event_id}"
         allowed, organiser = await database_sync_to_async(self._access)(self.scope.get("user"))
         if not allowed:
             await self.close(code=CLOSE_NOT_VISIBLE)
             return
         group = organisers_group(self.event_id) if organiser else public_group(self.event_id)
-        try:
-            await _with_layer(self.channel_layer, lambda layer: layer.group_add(group, self.channel_name))
-        except LAYER_ERRORS:
-            log.warning("live socket of event %s refused: the channel layer cannot be reached", self.event_id)
-            await self.close(code=CLOSE_LAYER_DOWN)
+        if not await self._join([group]):
             return
         self.group, self.organiser = group, organiser
         await self.accept()
@@ -191,14 +216,7 @@ class EventConsumer(AsyncJsonWebsocketConsumer):
 
     async def disconnect(self, code):
         group, self.group = self.group, None
-        if group:
-            try:
-                await self.channel_layer.group_discard(group, self.channel_name)
-            except LAYER_ERRORS:  # the group's entry expires by itself (the layer's group_expiry)
-                log.warning("live socket of event %s: could not leave its group", self.event_id)
-
-    async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        """Nothing a client sends means anything here: not read, not logged."""
+        await self._leave([group] if group else [])
 
     async def results_changed(self, message):
         if self.group is None:  # closing
@@ -211,7 +229,7 @@ class EventConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "results_changed", "event": message["event"]})
 
 
-class SeriesConsumer(AsyncJsonWebsocketConsumer):
+class SeriesConsumer(_LiveSocket):
     """``/ws/series/<id>/``: joins the group of each of the series' events the user sees (the
     organisers' group of those he organises), so a series page hears every change that moves its
     standings; sends what ``EventConsumer`` sends. A series the user may not see is refused (4404).
@@ -226,16 +244,12 @@ class SeriesConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self):
         self.series_id = int(self.scope["url_route"]["kwargs"]["series"])
+        self.what = f"series {self.series_id}"
         groups = await database_sync_to_async(self._groups)(self.scope.get("user"))
         if groups is None:
             await self.close(code=CLOSE_NOT_VISIBLE)
             return
-        try:
-            for group in groups.values():
-                await _with_layer(self.channel_layer, lambda layer, group=group: layer.group_add(group, self.channel_name))
-        except LAYER_ERRORS:
-            log.warning("live socket of series %s refused: the channel layer cannot be reached", self.series_id)
-            await self.close(code=CLOSE_LAYER_DOWN)
+        if not await self._join(groups.values()):
             return
         self.groups_joined = groups
         await self.accept()
@@ -251,14 +265,7 @@ class SeriesConsumer(AsyncJsonWebsocketConsumer):
 
     async def disconnect(self, code):
         groups, self.groups_joined = self.groups_joined, None
-        for group in (groups or {}).values():
-            try:
-                await self.channel_layer.group_discard(group, self.channel_name)
-            except LAYER_ERRORS:  # the group's entry expires by itself (the layer's group_expiry)
-                log.warning("live socket of series %s: could not leave its groups", self.series_id)
-
-    async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        """Nothing a client sends means anything here: not read, not logged."""
+        await self._leave((groups or {}).values())
 
     async def results_changed(self, message):
         if self.groups_joined is None:  # closing
