@@ -338,7 +338,12 @@ def test_hands_per_second_with_the_broker_down_and_up(world, live_worker, capsys
     with capsys.disabled():
         print(f"\nhands/s, one web process, each hand finishing a session ({2 * count} each): broker up {up:.1f}, "
               f"broker down {down:.1f}, down/up {down / up:.2f}")
-    assert down >= 0.5 * up
+    # The ratio is a figure of one web process on a quiet machine: with the suite's other process
+    # (pytest-xdist) loading the two cores meanwhile, it measured 0.31-0.73 for the same code. The
+    # bound there only says that a hand does not wait on the unreachable broker (its 2 s connect
+    # timeout would be far below it); alone, the outbox's cost is held to half the rate.
+    alone = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) <= 1
+    assert down >= (0.5 if alone else 0.2) * up
     # Rated afterwards: the queued syncs, then the catch-up for the hands whose task was lost. The
     # worker takes its tasks in order, so when the last one answers, all are done.
     from ratings.tasks import catch_up, pool_sync
