@@ -88,7 +88,7 @@ def test_the_redis_channel_layer_carries_a_group_message(settings):
         pytest.skip("REDIS_URL is not set")
     from channels.layers import channel_layers
 
-    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "stich.layers.BoundedRedisChannelLayer"
     layer = channel_layers.make_backend("default")
 
     async def round_trip():
