@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import random
 import threading
 
 from asgiref.sync import async_to_sync
@@ -152,12 +153,21 @@ CLOSE_ROLE_CHANGED = 4409  # the user's view of the event changed (organiser or 
 CLOSE_LAYER_DOWN = 4503  # the channel layer cannot be reached now
 
 
+# How often an open live socket adds itself to its groups again (jittered by a fifth, so that a
+# room's screens do not renew at once): a Redis that came back without its data (no persistence)
+# leaves a socket deaf for this long at most, and the page is then told to fetch again.
+RENEW_SECONDS = 30.0
+
+
 class _LiveSocket(AsyncJsonWebsocketConsumer):
     """What the live sockets share: they only speak (whatever a client sends is ignored unread),
     join their groups with one retry after a connection the outage broke, are closed with 4503
-    while the channel layer cannot be reached, and leave their groups without failing."""
+    while the channel layer cannot be reached, renew their membership every ``RENEW_SECONDS``
+    (a membership Redis lost is restored and the page told to fetch again), and leave their
+    groups without failing."""
 
     what = "socket"  # for the log: "event 3", "series 2"
+    _renewer: asyncio.Task | None = None
 
     async def _join(self, groups) -> bool:
         try:
@@ -167,7 +177,28 @@ class _LiveSocket(AsyncJsonWebsocketConsumer):
             log.warning("live socket of %s refused: the channel layer cannot be reached", self.what)
             await self.close(code=CLOSE_LAYER_DOWN)
             return False
+        if hasattr(self.channel_layer, "group_renew"):
+            self._renewer = asyncio.get_running_loop().create_task(self._renew(list(groups)))
         return True
+
+    async def _renew(self, groups) -> None:
+        """Every ``RENEW_SECONDS``: join ``groups`` again; when Redis had lost one of the
+        memberships, the page may have missed changes: it is told to fetch."""
+        while True:
+            await asyncio.sleep(RENEW_SECONDS * random.uniform(0.8, 1.2))
+            try:
+                lost = [group for group in groups if await self.channel_layer.group_renew(group, self.channel_name)]
+            except LAYER_ERRORS:
+                continue  # the layer's own retries gave up: the next round tries again
+            if lost:
+                log.warning("live socket of %s: Redis had lost its membership of %s; joined again", self.what, lost)
+                # An event socket names its event; a series socket's changes may be of any event.
+                await self.send_json({"type": "results_changed", "event": getattr(self, "event_id", None)})
+
+    async def websocket_disconnect(self, message):
+        if self._renewer is not None:
+            self._renewer.cancel()
+        await super().websocket_disconnect(message)
 
     async def _leave(self, groups) -> None:
         for group in groups:
