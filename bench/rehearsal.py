@@ -98,12 +98,19 @@ class Process:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
 
-    def stop(self) -> None:
+    def terminate(self) -> None:
         if self.process and self.process.poll() is None:
             try:
                 os.killpg(self.process.pid, signal.SIGTERM)
-                self.process.wait(timeout=20)
-            except (subprocess.TimeoutExpired, ProcessLookupError):
+            except ProcessLookupError:
+                pass
+
+    def stop(self, deadline: float) -> None:
+        """After ``terminate``: wait until ``deadline`` (time.monotonic()), then kill."""
+        if self.process and self.process.poll() is None:
+            try:
+                self.process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
                 self.kill()
 
     def pids(self) -> list[int]:
@@ -575,32 +582,65 @@ http {{
             hands = list(session.hands.order_by("number"))
             if session.totals != session_totals(session_rules(session), hands) or session.hand_count != len(hands):
                 totals_wrong += 1
+        # The standings the pages serve (from the sessions' kept totals) equal those of totals
+        # recomputed from the stored hands.
+        import dataclasses
+
+        from django.contrib.auth.models import AnonymousUser
+
+        from tournaments import policy
+        from tournaments.selectors import session_results, standings_document
+
+        visibility = policy.Visibility(AnonymousUser())
+        results = session_results(self.event, visibility=visibility)
+        recomputed_results = []
+        for result in results:
+            hands = list(result.session.hands.order_by("number"))
+            recomputed_results.append(dataclasses.replace(
+                result, totals=list(session_totals(session_rules(result.session), hands)), hands=len(hands)))
+        standings_equal = (standings_document(self.event, visibility=visibility, results=results)
+                           == standings_document(self.event, visibility=visibility, results=recomputed_results))
         fields = ("player_id", "mu", "sigma", "sessions", "displayed", "trend")
         kept = sorted(Rating.objects.filter(game="mu").values_list(*fields))
         pool_sync("mu", from_scratch=True)
         recomputed = sorted(Rating.objects.filter(game="mu").values_list(*fields))
         return {"accepted": sum(load["accepted"].values()), "stored": stored_total, "lost": lost,
                 "duplicated": duplicated, "tables_with_gaps": gaps, "sessions": sessions.count(),
-                "sessions_with_wrong_totals": totals_wrong, "ratings": len(kept),
+                "sessions_with_wrong_totals": totals_wrong, "standings_equal_recompute": standings_equal,
+                "ratings": len(kept),
                 "ratings_equal_recompute": kept == recomputed}
 
     # --- the run --------------------------------------------------------------------------------
 
     def run(self) -> dict:
+        clock = time.perf_counter()
+        phases = {}
+
+        def phase(name: str) -> None:
+            nonlocal clock
+            now = time.perf_counter()
+            phases[name] = round(now - clock, 1)
+            clock = now
+
         self.create_database()
+        phase("database")
         chains = self.create_championship()
+        phase("championship")
         self.start()
+        phase("servers")
         import psycopg
 
         with psycopg.connect(self.admin_url, autocommit=True) as conn:
             self.sample_once(conn)  # the servers' start-up is not the load's: CPU counted from here
         self.screens = Screens(self.args.screens, self.nginx_port, self.event.pk)
         self.screens.start()
+        phase("screens")
         cpu_before = dict(self.cpu)
         sampler = threading.Thread(target=self.sample, daemon=True)
         sampler.start()
         threading.Thread(target=self.sample_redis, daemon=True).start()
         load = self.load(chains)
+        phase("load")
         catch_up = self.wait_for_ratings()
         last = load["last_sent"]
         waited = self.screens.wait_for_the_last_change(last, timeout=SCREEN_WAIT)
@@ -615,7 +655,9 @@ http {{
         disconnect_errors = self.live_log_errors() - log_before
         self.halt.set()
         sampler.join(5)
+        phase("screens_and_ratings")
         checks = self.check(load)
+        phase("checks")
         cpu = Counter()
         for (component, pid), spent in self.cpu.items():
             cpu[component] += spent - cpu_before.get((component, pid), 0.0)
@@ -658,10 +700,11 @@ http {{
             "connections": {"peak": self.peak_connections, "limit": limit,
                             "redis_peak": self.peak_redis_clients},
             "slowest_attempts": [f"{at:.1f} s: {taken * 1000:.0f} ms, HTTP {status}" for at, taken, status in load["slowest"]],
-            "events": self.events, "checks": checks, "failures": load["failures"],
+            "events": self.events, "checks": checks, "failures": load["failures"], "phases_s": phases,
         }
         report["ok"] = (not load["failures"] and checks["lost"] == 0 and checks["duplicated"] == 0
                         and checks["tables_with_gaps"] == 0 and checks["sessions_with_wrong_totals"] == 0
+                        and checks["standings_equal_recompute"]
                         and checks["ratings_equal_recompute"] and not bad and self.peak_connections <= limit
                         and len(self.events) == 2 + self.args.restart_redis
                         and saw_last == self.args.screens and disconnect_errors == 0)
@@ -669,8 +712,11 @@ http {{
 
     def stop(self) -> None:
         self.halt.set()
-        for process in reversed(list(self.processes.values())):
-            process.stop()
+        for process in self.processes.values():  # all at once: each one's shutdown is its own
+            process.terminate()
+        deadline = time.monotonic() + 10
+        for process in self.processes.values():
+            process.stop(deadline)
         from django.db import connections
 
         connections.close_all()
