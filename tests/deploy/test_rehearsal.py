@@ -37,6 +37,7 @@ def test_a_small_championship_survives_the_kills_and_a_redis_restart(tmp_path):
     )
     assert report_path.exists(), result.stderr[-3000:]
     report = json.loads(report_path.read_text())
+    print("rehearsal phases, seconds:", report["phases_s"])  # where the time went (pytest -s)
     checks = report["checks"]
     assert checks["accepted"] > 0 and checks["stored"] == checks["accepted"]
     assert checks["lost"] == 0 and checks["duplicated"] == 0 and checks["tables_with_gaps"] == 0
