@@ -17,6 +17,8 @@ import logging
 import os
 import random
 import threading
+import uuid
+from collections import OrderedDict
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -70,7 +72,9 @@ def announce(event_id: int, *, public: bool) -> None:
 
 
 def _message(event_id: int) -> dict:
-    return {"type": "results.changed", "event": event_id}
+    # ``id``: the sockets of one process that hear this message for the same reader share one
+    # decision of the policy (``_LiveSocket._decide``).
+    return {"type": "results.changed", "event": event_id, "id": uuid.uuid4().hex}
 
 
 def _groups(event_id: int, public: bool) -> list[str]:
@@ -169,6 +173,28 @@ class _LiveSocket(AsyncJsonWebsocketConsumer):
     what = "socket"  # for the log: "event 3", "series 2"
     _renewer: asyncio.Task | None = None
 
+    # The policy's decisions per (message, socket kind, event or series, reader), shared by the
+    # sockets of this process: a room of 200 screens asks the database once per message, not 200
+    # times. Each message still gets a decision made after it was sent.
+    _decisions: OrderedDict = OrderedDict()
+    DECISIONS_KEPT = 1000
+
+    async def _decide(self, message, target: int, decide):
+        """``decide(user)`` in a thread with database access, or the decision another socket of
+        this process took for the same message and reader."""
+        user = self.scope.get("user")
+        if message.get("id") is None:
+            return await database_sync_to_async(decide)(user)
+        reader = user.pk if user is not None and user.is_authenticated else None
+        key = (message["id"], type(self).__name__, target, reader)
+        decision = self._decisions.get(key)
+        if decision is None or decision.get_loop() is not asyncio.get_running_loop():
+            decision = asyncio.ensure_future(database_sync_to_async(decide)(user))
+            self._decisions[key] = decision
+            while len(self._decisions) > self.DECISIONS_KEPT:
+                self._decisions.popitem(last=False)
+        return await asyncio.shield(decision)
+
     async def _join(self, groups) -> bool:
         try:
             for group in groups:
@@ -252,7 +278,7 @@ class EventConsumer(_LiveSocket):
     async def results_changed(self, message):
         if self.group is None:  # closing
             return
-        allowed, organiser = await database_sync_to_async(self._access)(self.scope.get("user"))
+        allowed, organiser = await self._decide(message, self.event_id, self._access)
         if not allowed or organiser != self.organiser:
             await self.disconnect(None)
             await self.close(code=CLOSE_NOT_VISIBLE if not allowed else CLOSE_ROLE_CHANGED)
@@ -302,7 +328,7 @@ class SeriesConsumer(_LiveSocket):
         if self.groups_joined is None:  # closing
             return
         event = message["event"]
-        groups = await database_sync_to_async(self._groups)(self.scope.get("user"))
+        groups = await self._decide(message, self.series_id, self._groups)
         if groups is None:
             await self.disconnect(None)
             await self.close(code=CLOSE_NOT_VISIBLE)

@@ -175,6 +175,44 @@ def test_a_socket_opened_before_its_event_was_unpublished_hears_no_more(world, s
 
 
 @pytest.mark.django_db(transaction=True)
+def test_the_screens_of_one_process_share_the_policy_decision_for_a_message(world, settings, monkeypatch):
+    """Five anonymous screens hearing one announcement ask the policy once between them (a room
+    of 200 screens: one database query per message, not 200); the organiser's socket asks for
+    himself, and each new message is decided anew."""
+    from tournaments import live
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    event = world.events["mu"]
+    asked = []
+    access = live.EventConsumer._access
+
+    def counting(self, user):
+        asked.append(user.is_authenticated)
+        return access(self, user)
+
+    monkeypatch.setattr(live.EventConsumer, "_access", counting)
+
+    async def scenario():
+        screens = [socket_to(event.pk) for _ in range(5)]
+        board = socket_to(event.pk, world.organiser)
+        for socket in [*screens, board]:
+            assert (await socket.connect())[0]
+        asked.clear()
+        layer = get_channel_layer()
+        for _ in range(2):
+            message = live._message(event.pk)
+            await layer.group_send(live.public_group(event.pk), message)
+            await layer.group_send(live.organisers_group(event.pk), message)
+            for socket in [*screens, board]:
+                assert await socket.receive_json_from(timeout=2) == {"type": "results_changed", "event": event.pk}
+        for socket in [*screens, board]:
+            await socket.disconnect()
+
+    async_to_sync(scenario)()
+    assert sorted(asked) == [False, False, True, True]  # per message: the public once, the organiser once
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_frame_from_the_client_is_ignored_quietly(world, settings, caplog):
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     event = world.events["mu"]
