@@ -219,7 +219,10 @@ class _LiveSocket(AsyncJsonWebsocketConsumer):
             if lost:
                 log.warning("live socket of %s: Redis had lost its membership of %s; joined again", self.what, lost)
                 # An event socket names its event; a series socket's changes may be of any event.
-                await self.send_json({"type": "results_changed", "event": getattr(self, "event_id", None)})
+                try:
+                    await self.send_json({"type": "results_changed", "event": getattr(self, "event_id", None)})
+                except Exception:  # noqa: BLE001 - the socket closed meanwhile: nobody to tell
+                    return
 
     async def websocket_disconnect(self, message):
         if self._renewer is not None:
