@@ -1,31 +1,40 @@
 """``python -m bench.rehearsal``: the service as a federation runs it, on one machine, under
-load and failure, bounded in time. Everything listens on 127.0.0.1 only.
+load and failure, bounded in time. Everything listens on 127.0.0.1 only, on free ports.
 
-    DATABASE_URL=postgres://.../NAME python -m bench.rehearsal [--tables 16] [--duration 20]
+    DATABASE_URL=postgres://.../NAME python -m bench.rehearsal [--tables 100] [--duration 60]
+        [--interval 10] [--screens 200] [--json FILE]
 
-It creates the database ``NAME_rehearsal`` (dropped first if it exists) and starts: nginx
-(Debian's package) on a free port in front of two gunicorn web servers (WSGI, ``--web-workers``
-each) and one live server (ASGI), two Celery workers, beat, and a Redis server of its own (so that
-restarting it disturbs nobody). ``--tables`` scorers submit the hands of a Mü championship through
-nginx, each to its table's session and round after round (six deals a session), one hand every
-``--interval`` seconds, every submission with an ``Idempotency-Key`` that is sent again after a
-failure until the hand is accepted. Meanwhile one web server and one worker are killed
-(SIGKILL, the whole process group) and started again, and Redis is restarted.
+The defaults are the issue's championship: 100 tables of four, a hand every 10 s per table (about
+20 times a real evening's pace) for 60 s, 200 room screens.
+
+It creates the database ``NAME_rehearsal`` (dropped first if it exists, and afterwards) and
+starts: nginx (Debian's package, with ``deploy/nginx/``'s rules) in front of two gunicorn web
+servers (WSGI, ``--web-workers`` each) and one live server (ASGI), two Celery workers, beat, and a
+Redis server of its own on a free port (so that restarting it disturbs nobody). ``--tables``
+scorers submit the hands of a Mü championship through nginx, each to its table's session and
+round after round (six deals a session), one hand every ``--interval`` seconds, every submission
+with an ``Idempotency-Key`` that is sent again after a failure until the hand is accepted.
+Meanwhile one web server and one worker are killed (SIGKILL, the whole process group) and started
+again, and Redis is killed and started again.
 
 Afterwards it checks: every accepted hand stored exactly once and none lost (each session's hands
-numbered 1..n, n the hands its scorer saw accepted), every session's stored totals equal a
-recomputation from its hands, the ratings the workers kept equal ``recompute_ratings``, and
-PostgreSQL's connections for the database stayed under the limit the serving shapes give. It
-reports hands/s, hands per CPU-second of the whole service (web, live, workers, beat, nginx,
-Redis, the PostgreSQL backends; the restarted processes' start-up included, it is part of a kill's
-cost), the p50/p99 of a submission (first attempt to acceptance, retries included) and of single
-attempts, and the HTTP statuses seen; exit status 1 when a check fails. ``--json FILE`` writes the report as JSON.
+numbered 1..n, n the hands its scorer saw accepted), every session's stored totals and the
+standings served equal a recomputation from the hands, the ratings the workers kept equal
+``recompute_ratings``, no answer a 5xx other than the documented 503, and PostgreSQL's
+connections for the database stayed under the limit the serving shapes give. It reports hands/s,
+hands per CPU-second of the whole service (= hands/s per core; web, live, workers, beat, nginx,
+Redis, the PostgreSQL backends; the restarted processes' start-up included, it is part of a
+kill's cost), CPU per hand per component and the projection for 500 tables, the p50/p99 of a
+submission (first attempt to acceptance, retries included) and of single attempts, the HTTP
+statuses seen (5xx by status) and the time of each phase; exit status 1 when a check fails.
+``--json FILE`` writes the report as JSON.
 
 ``--screens`` room screens listen on the event's live channel (WebSockets through nginx to the
-live server) all along: the push delay is, per accepted hand and screen, the time from the hand's
-answer to the screen's next message (announcements are coalesced per 0.1 s, so a message that a
-slightly earlier hand caused may count: the figure leans low under load), and every screen must
-have had a message after the last hand.
+live server) all along, as ``static/stich/live.js`` does: the push delay is, per accepted hand and
+screen, the time from the hand's answer to the screen's next message (announcements are
+coalesced per 0.1 s, so a message that a slightly earlier hand caused may count: the figure leans
+low under load); every screen must hear of the last hand (a message after it, or a fetch after
+reconnecting), and the channel layer must report no error when all screens close at once.
 """
 from __future__ import annotations
 
