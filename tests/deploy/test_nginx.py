@@ -51,18 +51,16 @@ def serve(server: socket.socket, answer: bool, seen: list) -> None:
 
 
 @pytest.fixture
-def proxy(tmp_path):
-    """nginx with deploy/nginx's rules; yields (port, dying server's requests, answering server's
-    requests). The dying server comes first in the upstream and is never taken out of it, so every
-    request tries it first."""
-    dying, answering = listening_socket(), listening_socket()
-    seen_dying, seen_answering = [], []
-    for server, answer, seen in ((dying, False, seen_dying), (answering, True, seen_answering)):
-        threading.Thread(target=serve, args=(server, answer, seen), daemon=True).start()
-    port = listening_socket().getsockname()[1]  # free now; nginx takes it
-    (tmp_path / "nginx").mkdir()
-    rules = ROOT / "deploy" / "nginx"
-    (tmp_path / "nginx.conf").write_text(f"""
+def nginx(tmp_path):
+    """``start(web_servers)``: nginx with deploy/nginx's rules in front of ``web_servers`` (the
+    upstream's server lines); returns its port."""
+    started = []
+
+    def start(web_servers: str) -> int:
+        port = listening_socket().getsockname()[1]  # free now; nginx takes it
+        (tmp_path / "nginx").mkdir()
+        rules = ROOT / "deploy" / "nginx"
+        (tmp_path / "nginx.conf").write_text(f"""
 daemon off;
 worker_processes 1;
 pid {tmp_path}/nginx/nginx.pid;
@@ -76,11 +74,9 @@ http {{
     uwsgi_temp_path {tmp_path}/nginx/uwsgi;
     scgi_temp_path {tmp_path}/nginx/scgi;
     upstream stich_web {{
-        hash $request_id consistent;  # any order; max_fails=0 keeps the dying server in
-        server 127.0.0.1:{dying.getsockname()[1]} max_fails=0;
-        server 127.0.0.1:{answering.getsockname()[1]} max_fails=0;
+{web_servers}
     }}
-    upstream stich_live {{ server 127.0.0.1:{answering.getsockname()[1]}; }}
+    upstream stich_live {{ server 127.0.0.1:9; }}
     include {rules}/stich-http.conf;
     server {{
         listen 127.0.0.1:{port};
@@ -88,19 +84,37 @@ http {{
     }}
 }}
 """)
-    nginx = subprocess.Popen(["nginx", "-c", str(tmp_path / "nginx.conf"), "-p", str(tmp_path / "nginx")],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            assert nginx.poll() is None and time.monotonic() < deadline, nginx.stderr.read().decode()
-            time.sleep(0.05)
+        process = subprocess.Popen(["nginx", "-c", str(tmp_path / "nginx.conf"), "-p", str(tmp_path / "nginx")],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        started.append(process)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                return port
+            except OSError:
+                assert process.poll() is None and time.monotonic() < deadline, process.stderr.read().decode()
+                time.sleep(0.05)
+
+    yield start
+    for process in started:
+        process.terminate()
+        process.wait(10)
+
+
+@pytest.fixture
+def proxy(nginx):
+    """nginx in front of a dying and an answering server; yields (port, the dying server's
+    requests, the answering server's requests). Neither is ever taken out of the upstream
+    (max_fails=0), and a hash spreads the requests over both."""
+    dying, answering = listening_socket(), listening_socket()
+    seen_dying, seen_answering = [], []
+    for server, answer, seen in ((dying, False, seen_dying), (answering, True, seen_answering)):
+        threading.Thread(target=serve, args=(server, answer, seen), daemon=True).start()
+    port = nginx(f"""        hash $request_id consistent;
+        server 127.0.0.1:{dying.getsockname()[1]} max_fails=0;
+        server 127.0.0.1:{answering.getsockname()[1]} max_fails=0;""")
     yield port, seen_dying, seen_answering
-    nginx.terminate()
-    nginx.wait(10)
     dying.close()
     answering.close()
 
@@ -117,36 +131,27 @@ def ask(port: int, method: str, headers: dict | None = None, body: bytes | None 
 def test_requests_the_dying_server_took_go_on_only_when_safe(proxy):
     port, seen_dying, seen_answering = proxy
     gets, keyed, unkeyed = [], [], []
-    for index in range(12):  # the upstream's hash spreads them over both servers
+    for index in range(16):  # the upstream's hash spreads them over both servers
         gets.append(ask(port, "GET")[0])
         keyed.append(ask(port, "POST", {"Idempotency-Key": f"key-{index}"}, b'{"hand": 1}')[0])
         unkeyed.append(ask(port, "POST", {}, b'{"hand": 1}'))
     # The dying server took some of each kind ...
     assert {("GET", False), ("POST", True), ("POST", False)} <= set(seen_dying)
     # ... and every GET and keyed POST it dropped was answered by the other one.
-    assert gets == [201] * 12 and keyed == [201] * 12
+    assert gets == [201] * 16 and keyed == [201] * 16
     # An unkeyed POST it dropped is not sent twice: the service's own 503 (never 502), to retry.
     refused = [answer for answer in unkeyed if answer[0] != 201]
     assert refused
     for status, retry_after, body in refused:
         assert (status, retry_after, json.loads(body)["code"]) == (503, "2", "unavailable")
-    assert seen_answering.count(("POST", False)) == 12 - len(refused)
+    assert seen_answering.count(("POST", False)) == 16 - len(refused)
 
 
-def test_no_server_left_is_the_services_503(proxy, tmp_path):
-    port, _, _ = proxy
-    config = tmp_path / "nginx.conf"
-    text = config.read_text()
+def test_no_server_left_is_the_services_503(nginx):
     closed = listening_socket()
     closed_port = closed.getsockname()[1]
     closed.close()  # nothing listens there
-    start = text.index("upstream stich_web {")
-    end = text.index("}", start) + 1
-    config.write_text(text[:start] + f"upstream stich_web {{ server 127.0.0.1:{closed_port}; }}" + text[end:])
-    subprocess.run(["nginx", "-c", str(config), "-p", str(tmp_path / "nginx"), "-s", "reload"], check=True)
-    deadline = time.monotonic() + 10
-    while ask(port, "GET")[0] == 201 and time.monotonic() < deadline:  # the old worker may answer once more
-        time.sleep(0.1)
+    port = nginx(f"        server 127.0.0.1:{closed_port};")
     for method, headers in (("GET", {}), ("POST", {"Idempotency-Key": "k"}), ("POST", {})):
         status, retry_after, body = ask(port, method, headers, b"{}" if method == "POST" else None)
         assert (status, retry_after, json.loads(body)["code"]) == (503, "2", "unavailable")
