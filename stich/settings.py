@@ -331,9 +331,15 @@ CELERY_BEAT_SCHEDULE = {}  # filled below, once the ratings settings are known
 # Live pages (room screen, event page, the console's board) are told of new results through a
 # channel layer: Redis when there is one, so that every web process hears every change; in memory
 # on the embedded default (one process: ``manage.py runserver``).
+# On Redis (stich/layers.py): at most CHANNEL_LAYER_CONNECTIONS connections per process, commands
+# wait for a free one, and a command broken by a Redis restart is tried again for
+# CHANNEL_LAYER_RETRY_SECONDS.
 CHANNEL_LAYERS = {
-    "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
-    if REDIS_URL else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    "default": {"BACKEND": "stich.layers.BoundedRedisChannelLayer", "CONFIG": {
+        "hosts": [REDIS_URL],
+        "max_connections": env.int("CHANNEL_LAYER_CONNECTIONS", default=20),
+        "retry_seconds": env.float("CHANNEL_LAYER_RETRY_SECONDS", default=10.0),
+    }} if REDIS_URL else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 }
 
 # Ratings: sigma grows with the days between a player's sessions (ratings/model.py); 0 turns the

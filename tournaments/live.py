@@ -15,7 +15,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import random
 import threading
+import uuid
+from collections import OrderedDict
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -69,7 +72,9 @@ def announce(event_id: int, *, public: bool) -> None:
 
 
 def _message(event_id: int) -> dict:
-    return {"type": "results.changed", "event": event_id}
+    # ``id``: the sockets of one process that hear this message for the same reader share one
+    # decision of the policy (``_LiveSocket._decide``).
+    return {"type": "results.changed", "event": event_id, "id": uuid.uuid4().hex}
 
 
 def _groups(event_id: int, public: bool) -> list[str]:
@@ -152,12 +157,43 @@ CLOSE_ROLE_CHANGED = 4409  # the user's view of the event changed (organiser or 
 CLOSE_LAYER_DOWN = 4503  # the channel layer cannot be reached now
 
 
+# How often an open live socket adds itself to its groups again (jittered by a fifth, so that a
+# room's screens do not renew at once): a Redis that came back without its data (no persistence)
+# leaves a socket deaf for this long at most, and the page is then told to fetch again.
+RENEW_SECONDS = 30.0
+
+
 class _LiveSocket(AsyncJsonWebsocketConsumer):
     """What the live sockets share: they only speak (whatever a client sends is ignored unread),
     join their groups with one retry after a connection the outage broke, are closed with 4503
-    while the channel layer cannot be reached, and leave their groups without failing."""
+    while the channel layer cannot be reached, renew their membership every ``RENEW_SECONDS``
+    (a membership Redis lost is restored and the page told to fetch again), and leave their
+    groups without failing."""
 
     what = "socket"  # for the log: "event 3", "series 2"
+    _renewer: asyncio.Task | None = None
+
+    # The policy's decisions per (message, socket kind, event or series, reader), shared by the
+    # sockets of this process: a room of 200 screens asks the database once per message, not 200
+    # times. Each message still gets a decision made after it was sent.
+    _decisions: OrderedDict = OrderedDict()
+    DECISIONS_KEPT = 1000
+
+    async def _decide(self, message, target: int, decide):
+        """``decide(user)`` in a thread with database access, or the decision another socket of
+        this process took for the same message and reader."""
+        user = self.scope.get("user")
+        if message.get("id") is None:
+            return await database_sync_to_async(decide)(user)
+        reader = user.pk if user is not None and user.is_authenticated else None
+        key = (message["id"], type(self).__name__, target, reader)
+        decision = self._decisions.get(key)
+        if decision is None or decision.get_loop() is not asyncio.get_running_loop():
+            decision = asyncio.ensure_future(database_sync_to_async(decide)(user))
+            self._decisions[key] = decision
+            while len(self._decisions) > self.DECISIONS_KEPT:
+                self._decisions.popitem(last=False)
+        return await asyncio.shield(decision)
 
     async def _join(self, groups) -> bool:
         try:
@@ -167,7 +203,31 @@ class _LiveSocket(AsyncJsonWebsocketConsumer):
             log.warning("live socket of %s refused: the channel layer cannot be reached", self.what)
             await self.close(code=CLOSE_LAYER_DOWN)
             return False
+        if hasattr(self.channel_layer, "group_renew"):
+            self._renewer = asyncio.get_running_loop().create_task(self._renew(list(groups)))
         return True
+
+    async def _renew(self, groups) -> None:
+        """Every ``RENEW_SECONDS``: join ``groups`` again; when Redis had lost one of the
+        memberships, the page may have missed changes: it is told to fetch."""
+        while True:
+            await asyncio.sleep(RENEW_SECONDS * random.uniform(0.8, 1.2))
+            try:
+                lost = [group for group in groups if await self.channel_layer.group_renew(group, self.channel_name)]
+            except LAYER_ERRORS:
+                continue  # the layer's own retries gave up: the next round tries again
+            if lost:
+                log.warning("live socket of %s: Redis had lost its membership of %s; joined again", self.what, lost)
+                # An event socket names its event; a series socket's changes may be of any event.
+                try:
+                    await self.send_json({"type": "results_changed", "event": getattr(self, "event_id", None)})
+                except Exception:  # noqa: BLE001 - the socket closed meanwhile: nobody to tell
+                    return
+
+    async def websocket_disconnect(self, message):
+        if self._renewer is not None:
+            self._renewer.cancel()
+        await super().websocket_disconnect(message)
 
     async def _leave(self, groups) -> None:
         for group in groups:
@@ -221,7 +281,7 @@ class EventConsumer(_LiveSocket):
     async def results_changed(self, message):
         if self.group is None:  # closing
             return
-        allowed, organiser = await database_sync_to_async(self._access)(self.scope.get("user"))
+        allowed, organiser = await self._decide(message, self.event_id, self._access)
         if not allowed or organiser != self.organiser:
             await self.disconnect(None)
             await self.close(code=CLOSE_NOT_VISIBLE if not allowed else CLOSE_ROLE_CHANGED)
@@ -271,7 +331,7 @@ class SeriesConsumer(_LiveSocket):
         if self.groups_joined is None:  # closing
             return
         event = message["event"]
-        groups = await database_sync_to_async(self._groups)(self.scope.get("user"))
+        groups = await self._decide(message, self.series_id, self._groups)
         if groups is None:
             await self.disconnect(None)
             await self.close(code=CLOSE_NOT_VISIBLE)

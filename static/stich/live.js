@@ -2,7 +2,10 @@
    that URL returns whenever the server says the event's results changed (a WebSocket message on
    /ws/events/ID/), without reloading the page; with data-live-series="ID" instead, whenever one of
    the series' events changed (/ws/series/ID/). When the socket is down, the regions are fetched
-   every 20 seconds instead, and the socket reconnects. <body data-live-state> says
+   every 20 seconds instead, and the socket reconnects after a pause that doubles up to 30 s, with
+   a random part (a room's screens that lost the server together do not come back together). Each
+   time the socket opens again the regions are fetched at once: changes made while it was down
+   (a server or Redis restarting) sent no message to this page. <body data-live-state> says
    "connected" or "polling". */
 (function () {
   "use strict";
@@ -11,7 +14,7 @@
   if (!regions.length) return;
   var series = regions[0].getAttribute("data-live-series");
   var socketPath = series ? "/ws/series/" + series + "/" : "/ws/events/" + regions[0].getAttribute("data-live-event") + "/";
-  var timer = null, poller = null, retry = 1000;
+  var timer = null, poller = null, retry = 1000, opened = false;
 
   function refresh() {
     regions.forEach(function (region) {
@@ -43,11 +46,16 @@
     if (!("WebSocket" in window)) { poll(true); return; }
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     var socket = new WebSocket(scheme + location.host + socketPath);
-    socket.onopen = function () { retry = 1000; poll(false); };
+    socket.onopen = function () {
+      retry = 1000;
+      poll(false);
+      if (opened) soon();  // open again: what changed meanwhile was told to nobody
+      opened = true;
+    };
     socket.onmessage = soon;
     socket.onclose = function () {
       poll(true);
-      setTimeout(connect, retry);
+      setTimeout(connect, retry * (0.5 + Math.random()));
       retry = Math.min(retry * 2, 30000);
     };
   }

@@ -75,3 +75,32 @@ def test_standings_follow_an_accepted_hand_without_reloading(asgi_server, new_pa
     if where == "screen":
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "screen-desktop.png"), full_page=True)
+
+
+@pytest.mark.browser
+def test_a_screen_whose_socket_reopens_fetches_what_changed_meanwhile(asgi_server, new_page, published_round):
+    """The socket drops (the live server or Redis restarting); a hand stored while it is closed sent
+    this page no message. When the socket opens again the page fetches at once, well before its
+    20-second poll."""
+    import re
+
+    organiser, event, tables = published_round
+    page = new_page()
+    sockets = []
+
+    def relay(route):  # the page's sockets, relayed to the server, which the test can cut
+        sockets.append((route, route.connect_to_server()))
+
+    page.route_web_socket(re.compile(r"/ws/events/"), relay)
+    page.goto(f"{asgi_server}/events/{event.pk}/screen/")
+    page.wait_for_selector("body[data-live-state=connected]")
+    region = "#screen-standings"
+    route, server = sockets[0]
+    server.close()
+    route.close()
+    page.wait_for_selector("body[data-live-state=polling]")
+    post_hand(asgi_server, tables[0], organiser.auth_token.key, random.Random(5))
+    page.wait_for_selector("body[data-live-state=connected]", timeout=5000)
+    page.wait_for_function(
+        f"() => document.querySelectorAll('{region} #standings tbody tr').length == 4", timeout=3000)
+    assert len(sockets) == 2

@@ -42,7 +42,7 @@ def test_receivers_tell_the_public_only_what_it_may_see(world, settings):
                     return
 
         async_to_sync(drain)()
-        return messages
+        return [{key: value for key, value in message.items() if key != "id"} for message in messages]
 
     results.hand_submit(table_id=table.pk, entry=results.Entry(next_record("mu", random.Random(1), 4, None,
                                                                             table.first_dealer)), by_user=world.organiser)
@@ -88,7 +88,7 @@ def test_the_redis_channel_layer_carries_a_group_message(settings):
         pytest.skip("REDIS_URL is not set")
     from channels.layers import channel_layers
 
-    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "stich.layers.BoundedRedisChannelLayer"
     layer = channel_layers.make_backend("default")
 
     async def round_trip():
@@ -115,7 +115,7 @@ def test_a_burst_of_changes_goes_out_as_one_message_per_group(monkeypatch):
 
     class Layer:  # a shared layer (not the in-memory one): the sender loop delivers to it
         async def group_send(self, group, message):
-            sent.append((group, message))
+            sent.append((group, {key: value for key, value in message.items() if key != "id"}))
             if len(sent) == 3:
                 arrived.set()
 
@@ -172,6 +172,44 @@ def test_a_socket_opened_before_its_event_was_unpublished_hears_no_more(world, s
         await organiser.disconnect()
 
     async_to_sync(scenario)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_screens_of_one_process_share_the_policy_decision_for_a_message(world, settings, monkeypatch):
+    """Five anonymous screens hearing one announcement ask the policy once between them (a room
+    of 200 screens: one database query per message, not 200); the organiser's socket asks for
+    himself, and each new message is decided anew."""
+    from tournaments import live
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    event = world.events["mu"]
+    asked = []
+    access = live.EventConsumer._access
+
+    def counting(self, user):
+        asked.append(user.is_authenticated)
+        return access(self, user)
+
+    monkeypatch.setattr(live.EventConsumer, "_access", counting)
+
+    async def scenario():
+        screens = [socket_to(event.pk) for _ in range(5)]
+        board = socket_to(event.pk, world.organiser)
+        for socket in [*screens, board]:
+            assert (await socket.connect())[0]
+        asked.clear()
+        layer = get_channel_layer()
+        for _ in range(2):
+            message = live._message(event.pk)
+            await layer.group_send(live.public_group(event.pk), message)
+            await layer.group_send(live.organisers_group(event.pk), message)
+            for socket in [*screens, board]:
+                assert await socket.receive_json_from(timeout=2) == {"type": "results_changed", "event": event.pk}
+        for socket in [*screens, board]:
+            await socket.disconnect()
+
+    async_to_sync(scenario)()
+    assert sorted(asked) == [False, False, True, True]  # per message: the public once, the organiser once
 
 
 @pytest.mark.django_db(transaction=True)
