@@ -3,22 +3,27 @@
 Each read takes the reader's ``policy.Visibility``: what he may not see (rounds whose results an
 organiser holds back) is left out there, not here. Abandoned sessions never count.
 
-Sessions keep their totals and hand count (``tournaments.results`` writes them with every hand),
-so these reads cost what they show: the event's sessions and seats, whatever the club's history
-(a constant number of queries per read, none per session).
+Sessions keep their totals and hand count, and each round its players' sums
+(``tournaments.results`` writes both with every hand), so these reads cost what they show: the
+standings read the sums (one row per player and round), the tables and money the event's
+sessions and seats, whatever the club's history (a constant number of queries per read, none per
+session).
 """
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Prefetch, QuerySet
+from fractions import Fraction
+
+from django.db.models import Prefetch, QuerySet, Sum
 
 from games.rules.maumau import settle
 
 from . import policy
-from .models import Attendance, Event, Player, Seat, Session, Transfer
-from .standings import SessionLine, StandingRow, standings
+from .aggregates import PLACEMENT_SCALE
+from .models import Attendance, Event, Player, RoundStanding, Seat, Session, Transfer
+from .standings import StandingRow, Sums, ranked
 
 
 @dataclass
@@ -63,14 +68,34 @@ def player_session_results(player: Player, *, visibility: policy.Visibility) -> 
     ]
 
 
-def _standings(event: Event, results: list[SessionResult]) -> list[StandingRow]:
-    lines = [SessionLine(result.players, result.totals) for result in results if result.hands]
-    metrics = [name for name in event.standings_metrics.split(",") if name]
-    return standings(lines, metrics)
+def _metrics(event: Event) -> list[str]:
+    return [name for name in event.standings_metrics.split(",") if name]
+
+
+def event_sums(event_ids, *, visibility: policy.Visibility) -> dict[int, dict[int, tuple[Sums, int]]]:
+    """Event id → player id → (his ``Sums``, his Maumau cents) over the rounds this user sees:
+    one query over the kept round sums (``tournaments/aggregates.py``), whatever the number of
+    sessions. Players who played no session that counts are left out."""
+    rows = (RoundStanding.objects.filter(event__in=list(event_ids), round__in=visibility.rounds()).order_by()
+            .values("event_id", "player_id")
+            .annotate(s_played=Sum("played"), s_placement=Sum("placement"), s_total=Sum("total"),
+                      s_wins=Sum("wins"), s_cents=Sum("cents"))
+            .filter(s_played__gt=0)
+            .values_list("event_id", "player_id", "s_played", "s_placement", "s_total", "s_wins", "s_cents"))
+    found: dict[int, dict[int, tuple[Sums, int]]] = defaultdict(dict)
+    for event_id, player, played, placement, total, wins, cents in rows:
+        found[event_id][player] = (Sums(played, Fraction(placement, PLACEMENT_SCALE), total, wins), cents)
+    return found
+
+
+def _event_rows(event: Event, visibility: policy.Visibility) -> tuple[list[StandingRow], dict[int, int]]:
+    sums = event_sums([event.pk], visibility=visibility).get(event.pk, {})
+    rows = ranked({player: kept for player, (kept, _) in sums.items()}, _metrics(event))
+    return rows, {player: cents for player, (_, cents) in sums.items()}
 
 
 def event_standings(event: Event, *, visibility: policy.Visibility) -> list[StandingRow]:
-    return _standings(event, session_results(event, visibility=visibility))
+    return _event_rows(event, visibility)[0]
 
 
 def _money(event: Event, results: list[SessionResult]) -> dict:
@@ -100,26 +125,45 @@ def event_money(event: Event, *, visibility: policy.Visibility, results: list[Se
     return _money(event, session_results(event, visibility=visibility) if results is None else results)
 
 
-def standings_document(event: Event, *, visibility: policy.Visibility, results: list[SessionResult] | None = None) -> dict:
-    """The event's standings as JSON: metrics as numbers (placement points rounded to 4 places).
-    ``results``: the event's ``session_results`` when the caller read them already."""
-    results = session_results(event, visibility=visibility) if results is None else results
-    rows = _standings(event, results)
-    names = visibility.names(Player.objects.filter(pk__in=[row.player for row in rows]))
-    cents = _money(event, results)["cents"] if event.game == "maumau" else {}
-    metrics = [name for name in event.standings_metrics.split(",") if name]
+def _standing(event: Event, metrics: list[str], row: StandingRow, name: str, cents: dict) -> dict:
     return {
+        "rank": row.rank, "player": row.player, "name": name, "played": row.played,
+        **{metric: _number(row.metrics[metric]) for metric in metrics if metric in row.metrics},
+        **({"cents": cents.get(row.player, 0)} if event.game == "maumau" else {}),
+    }
+
+
+def standings_document(event: Event, *, visibility: policy.Visibility, start: int = 0, stop: int | None = None) -> dict:
+    """The event's standings as JSON: metrics as numbers (placement points rounded to 4 places).
+
+    Read from the kept round sums (a constant number of queries and no session read, whatever
+    the event's size). ``start``/``stop``: only these rows (a page; the ranks stay those of the
+    whole standings), the document then says how many rows there are in all (``count``)."""
+    rows, cents = _event_rows(event, visibility)
+    shown = rows[start:stop]
+    names = visibility.names([row.player for row in shown])
+    metrics = _metrics(event)
+    document = {
         "event": event.pk,
         "metrics": metrics,
-        "standings": [
-            {
-                "rank": row.rank, "player": row.player, "name": names.get(row.player, ""), "played": row.played,
-                **{name: _number(value) for name, value in row.metrics.items()},
-                **({"cents": cents.get(row.player, 0)} if event.game == "maumau" else {}),
-            }
-            for row in rows
-        ],
+        "standings": [_standing(event, metrics, row, names.get(row.player, ""), cents) for row in shown],
     }
+    if start or stop is not None:
+        document["count"] = len(rows)
+    return document
+
+
+def standings_stream(event: Event, *, visibility: policy.Visibility, chunk: int = 500):
+    """The standings document's metrics, then its rows one by one, every row of the event: what a
+    CSV streams. Names are looked up ``chunk`` rows at a time."""
+    rows, cents = _event_rows(event, visibility)
+    metrics = _metrics(event)
+    yield metrics
+    for first in range(0, len(rows), chunk):
+        part = rows[first:first + chunk]
+        names = visibility.names([row.player for row in part])
+        for row in part:
+            yield _standing(event, metrics, row, names.get(row.player, ""), cents)
 
 
 def _number(value):
@@ -146,34 +190,18 @@ def series_events(series, *, visibility: policy.Visibility) -> list[Event]:
 
 def series_results(series, *, visibility: policy.Visibility, events: list[Event] | None = None):
     """Each visible event of the series as its own standings rank it (``series.EventResult``), in
-    date order. A constant number of queries whatever the number of events (the events, their
-    sessions' kept totals and their seats, read as plain values), and the same ranking as
-    ``event_standings``: abandoned sessions and sessions without hands do not count."""
+    date order. Two queries whatever the number of events (the events, and their players' kept
+    round sums over the rounds this user sees: ``event_sums``), and the same ranking as
+    ``event_standings``."""
     from .series import EventResult
 
     events = series_events(series, visibility=visibility) if events is None else events
-    ids = [event.pk for event in events]
-    sessions = (visibility.sessions().filter(table__round__event__in=ids, hand_count__gt=0)
-                .exclude(status=Session.Status.ABANDONED)
-                .order_by("table__round__number", "table__number", "number")
-                .values_list("table_id", "table__round__event_id", "totals"))
-    seats: dict[int, list[int]] = defaultdict(list)
-    for table_id, player_id in (Seat.objects.filter(table__round__event__in=ids).order_by("table_id", "position")
-                                .values_list("table_id", "player_id")):
-        seats[table_id].append(player_id)
-    lines: dict[int, list[SessionLine]] = defaultdict(list)
-    for table_id, event_id, totals in sessions:
-        players = seats[table_id]
-        lines[event_id].append(SessionLine(players, list(totals) or [0] * len(players)))
+    sums = event_sums([event.pk for event in events], visibility=visibility)
     results = []
     for event in events:
-        totals: dict[int, int] = defaultdict(int)
-        for line in lines[event.pk]:
-            for player, total in zip(line.players, line.totals):
-                totals[player] += total
-        metrics = [name for name in event.standings_metrics.split(",") if name]
-        ranks = {row.player: row.rank for row in standings(lines[event.pk], metrics)}
-        results.append(EventResult(event.pk, ranks, dict(totals)))
+        kept = {player: values for player, (values, _) in sums.get(event.pk, {}).items()}
+        ranks = {row.player: row.rank for row in ranked(kept, _metrics(event))}
+        results.append(EventResult(event.pk, ranks, {player: values.total for player, values in kept.items()}))
     return events, results
 
 

@@ -105,6 +105,33 @@ class Played(Metric):
         return result
 
 
+@dataclass(frozen=True)
+class Sums:
+    """A player's sums over the sessions that count (``tournaments/aggregates.py`` keeps them per
+    round): every metric follows from them."""
+
+    played: int
+    placement: Fraction
+    total: int
+    wins: int
+
+
+_FROM_SUMS = {
+    "placement": lambda s: s.placement,
+    "total": lambda s: s.total,
+    "wins": lambda s: s.wins,
+    "average_placement": lambda s: s.placement / s.played,
+    "played": lambda s: s.played,
+}
+
+
+def sums_of(lines: Sequence[SessionLine]) -> dict:
+    """Each player's ``Sums`` over ``lines``."""
+    points, totals, wins, played = (Placement().values(lines), Total().values(lines), Wins().values(lines),
+                                    Played().values(lines))
+    return {player: Sums(played[player], points[player], totals[player], wins[player]) for player in played}
+
+
 @dataclass
 class StandingRow:
     player: Hashable
@@ -115,16 +142,20 @@ class StandingRow:
 
 def standings(lines: Sequence[SessionLine], metric_names: Sequence[str]) -> list[StandingRow]:
     """Rows best first; equal on every metric means an equal (shared) rank."""
-    metrics = [METRICS[name]() for name in metric_names]
-    played = Played().values(lines)
-    values = {m.name: m.values(lines) for m in metrics}
-    players = sorted(played, key=lambda p: (tuple(-values[m.name].get(p, 0) for m in metrics), str(p)))
+    return ranked(sums_of(lines), metric_names)
+
+
+def ranked(sums: dict, metric_names: Sequence[str]) -> list[StandingRow]:
+    """Rows best first from each player's ``Sums`` (players who played); equal on every metric
+    means an equal (shared) rank, numbered over all players (a page of them keeps these ranks)."""
+    names = [name for name in metric_names if name in METRICS]
+    values = {player: tuple(_FROM_SUMS[name](s) for name in names) for player, s in sums.items() if s.played}
+    players = sorted(values, key=lambda p: (tuple(-value for value in values[p]), str(p)))
     rows: list[StandingRow] = []
+    previous = None
     for index, player in enumerate(players):
-        key = tuple(values[m.name].get(player, 0) for m in metrics)
-        if rows and key == tuple(rows[-1].metrics[m.name] for m in metrics):
-            rank = rows[-1].rank
-        else:
-            rank = index + 1
-        rows.append(StandingRow(player, rank, played[player], {m.name: values[m.name].get(player, 0) for m in metrics}))
+        key = values[player]
+        rank = rows[-1].rank if rows and key == previous else index + 1
+        rows.append(StandingRow(player, rank, sums[player].played, dict(zip(names, key))))
+        previous = key
     return rows
