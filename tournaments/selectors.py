@@ -21,6 +21,7 @@ from django.db.models import Prefetch, QuerySet, Sum
 from games.rules.maumau import settle
 
 from . import policy
+from .errors import Invalid, NotFound
 from .aggregates import PLACEMENT_SCALE
 from .models import Attendance, Event, Player, RoundStanding, Seat, Session, Transfer
 from .standings import StandingRow, Sums, ranked
@@ -52,8 +53,12 @@ def _sessions(event: Event, visibility: policy.Visibility):
     return _with_seats(sessions).order_by("table__round__number", "table__number", "number")
 
 
-def session_results(event: Event, *, visibility: policy.Visibility) -> list[SessionResult]:
-    return [result_of(session) for session in _sessions(event, visibility)]
+def session_results(event: Event, *, visibility: policy.Visibility, tables=None) -> list[SessionResult]:
+    """The event's sessions with their results; only those of ``tables`` (ids) when given."""
+    sessions = _sessions(event, visibility)
+    if tables is not None:
+        sessions = sessions.filter(table__in=list(tables))
+    return [result_of(session) for session in sessions]
 
 
 def player_session_results(player: Player, *, visibility: policy.Visibility) -> list[SessionResult]:
@@ -133,24 +138,49 @@ def _standing(event: Event, metrics: list[str], row: StandingRow, name: str, cen
     }
 
 
-def standings_document(event: Event, *, visibility: policy.Visibility, start: int = 0, stop: int | None = None) -> dict:
+# Long standings come in pages (API ``?page=&page_size=``, the pages' ``?page=``): a page's rows
+# keep the ranks of the whole standings. Standings of at most one default page, asked for without
+# a page, come whole, in the document's shape of old.
+STANDINGS_PAGE_SIZE = 100
+STANDINGS_MAX_PAGE_SIZE = 1000
+
+
+def standings_document(event: Event, *, visibility: policy.Visibility, page: int | None = None,
+                       page_size: int | None = None, clamp: bool = False) -> dict:
     """The event's standings as JSON: metrics as numbers (placement points rounded to 4 places).
 
     Read from the kept round sums (a constant number of queries and no session read, whatever
-    the event's size). ``start``/``stop``: only these rows (a page; the ranks stay those of the
-    whole standings), the document then says how many rows there are in all (``count``)."""
+    the event's size); names are looked up for the rows shown only.
+
+    Paginated when ``page`` or ``page_size`` is given or the standings are longer than
+    ``STANDINGS_PAGE_SIZE``: then one page of rows (ranks stay those of the whole standings) and
+    ``count`` (rows in all), ``page``, ``pages`` and ``page_size``. A page past the last is
+    ``NotFound``, or the last page with ``clamp``; a size outside 1–``STANDINGS_MAX_PAGE_SIZE``
+    is ``Invalid``."""
     rows, cents = _event_rows(event, visibility)
-    shown = rows[start:stop]
-    names = visibility.names([row.player for row in shown])
+    paging = None
+    if page is not None or page_size is not None or len(rows) > STANDINGS_PAGE_SIZE:
+        size = STANDINGS_PAGE_SIZE if page_size is None else page_size
+        if not 1 <= size <= STANDINGS_MAX_PAGE_SIZE:
+            raise Invalid(f"page_size is between 1 and {STANDINGS_MAX_PAGE_SIZE}", field="page_size")
+        number = 1 if page is None else page
+        if number < 1:
+            raise Invalid("pages are numbered from 1", field="page")
+        pages = max(1, -(-len(rows) // size))
+        if number > pages:
+            if not clamp:
+                raise NotFound(f"the standings have {pages} page(s) of {size} rows")
+            number = pages
+        paging = {"count": len(rows), "page": number, "pages": pages, "page_size": size}
+        rows = rows[(number - 1) * size:number * size]
+    names = visibility.names([row.player for row in rows])
     metrics = _metrics(event)
     document = {
         "event": event.pk,
         "metrics": metrics,
-        "standings": [_standing(event, metrics, row, names.get(row.player, ""), cents) for row in shown],
+        "standings": [_standing(event, metrics, row, names.get(row.player, ""), cents) for row in rows],
     }
-    if start or stop is not None:
-        document["count"] = len(rows)
-    return document
+    return {**document, **paging} if paging else document
 
 
 def standings_stream(event: Event, *, visibility: policy.Visibility, chunk: int = 500):
