@@ -237,9 +237,21 @@ def serve(event_id: int, repeats: int, before: bool) -> dict:
     return figures
 
 
+def _database_url() -> str:
+    """This process's database as a URL, for the serving process (the one a test runs in, too)."""
+    from django.db import connection
+
+    settings = connection.settings_dict
+    if connection.vendor != "postgresql":
+        return f"sqlite:///{settings['NAME']}"
+    auth = settings["USER"] + (f":{settings['PASSWORD']}" if settings["PASSWORD"] else "")
+    return f"postgres://{auth}@{settings['HOST'] or 'localhost'}:{settings['PORT'] or 5432}/{settings['NAME']}"
+
+
 def _serve_in_a_process(event_id: int, repeats: int, before: bool) -> dict:
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.scale.settings", "DEBUG": "0",
-           "SECRET_KEY": os.environ.get("SECRET_KEY", "bench-only-not-secret"), "ALLOWED_HOSTS": "testserver"}
+           "SECRET_KEY": os.environ.get("SECRET_KEY", "bench-only-not-secret"), "ALLOWED_HOSTS": "testserver",
+           "DATABASE_URL": _database_url()}
     command = [sys.executable, "-m", "bench.series", "--serve", str(event_id), "--event-repeats", str(repeats)]
     out = subprocess.run(command + (["--before"] if before else []), env=env, check=True, capture_output=True,
                          text=True).stdout
