@@ -14,15 +14,14 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from fractions import Fraction
-
-from django.db.models import Prefetch, QuerySet, Sum
+from django.db import connection
+from django.db.models import Prefetch, QuerySet
 
 from games.rules.maumau import settle
 
 from . import policy
 from .errors import Invalid, NotFound
-from .aggregates import PLACEMENT_SCALE
+from .aggregates import FIELDS
 from .models import Attendance, Event, Player, RoundStanding, Seat, Session, Transfer
 from .standings import StandingRow, Sums, ranked
 
@@ -80,16 +79,22 @@ def _metrics(event: Event) -> list[str]:
 def event_sums(event_ids, *, visibility: policy.Visibility) -> dict[int, dict[int, tuple[Sums, int]]]:
     """Event id → player id → (his ``Sums``, his Maumau cents) over the rounds this user sees:
     one query over the kept round sums (``tournaments/aggregates.py``), whatever the number of
-    sessions. Players who played no session that counts are left out."""
-    rows = (RoundStanding.objects.filter(event__in=list(event_ids), round__in=visibility.rounds()).order_by()
-            .values("event_id", "player_id")
-            .annotate(s_played=Sum("played"), s_placement=Sum("placement"), s_total=Sum("total"),
-                      s_wins=Sum("wins"), s_cents=Sum("cents"))
-            .filter(s_played__gt=0)
-            .values_list("event_id", "player_id", "s_played", "s_placement", "s_total", "s_wins", "s_cents"))
+    sessions. Players who played no session that counts are left out. Written as SQL (the
+    rounds' visibility compiled by the ORM): the rows come as plain integers."""
+    ids = [int(pk) for pk in event_ids]
+    if not ids:
+        return {}
+    rounds_sql, rounds_params = visibility.rounds().order_by().values("pk").query.sql_with_params()
+    quote = connection.ops.quote_name
+    sums = ", ".join(f"CAST(SUM({quote(name)}) AS BIGINT)" for name in FIELDS)
+    sql = (f"SELECT event_id, player_id, {sums} FROM {quote(RoundStanding._meta.db_table)} "
+           f"WHERE event_id IN ({', '.join(['%s'] * len(ids))}) AND round_id IN ({rounds_sql}) "
+           f"GROUP BY event_id, player_id HAVING SUM({quote('played')}) > 0")
     found: dict[int, dict[int, tuple[Sums, int]]] = defaultdict(dict)
-    for event_id, player, played, placement, total, wins, cents in rows:
-        found[event_id][player] = (Sums(played, Fraction(placement, PLACEMENT_SCALE), total, wins), cents)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*ids, *rounds_params])
+        for event_id, player, played, placement, total, wins, cents in cursor.fetchall():
+            found[event_id][player] = (Sums(played, placement, total, wins), cents)
     return found
 
 
@@ -230,7 +235,7 @@ def series_results(series, *, visibility: policy.Visibility, events: list[Event]
     results = []
     for event in events:
         kept = {player: values for player, (values, _) in sums.get(event.pk, {}).items()}
-        ranks = {row.player: row.rank for row in ranked(kept, _metrics(event))}
+        ranks = {row.player: row.rank for row in ranked(kept, _metrics(event), values=False)}
         results.append(EventResult(event.pk, ranks, {player: values.total for player, values in kept.items()}))
     return events, results
 
