@@ -10,10 +10,10 @@ from __future__ import annotations
 import csv
 import json
 
-from django.http import HttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.db.models import Prefetch
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.filters import OrderingFilter
@@ -23,10 +23,10 @@ from rest_framework.response import Response
 from .renderers import BrowsableAPIRenderer
 
 from . import draws, policy, results, services
-from .errors import Error, NotFound
+from .errors import Error, Invalid, NotFound
 from .filtering import FilterBackend
 from .models import Club, Player, Seat, Table, Transfer
-from .selectors import event_money, standings_document
+from .selectors import event_money, standings_document, standings_stream
 from .serializers import (
     ClubSerializer,
     EventSerializer,
@@ -74,6 +74,30 @@ class StandingsSerializer(serializers.Serializer):
     metrics = serializers.ListField(child=serializers.CharField(),
                                     help_text="The metric names of each row, in ranking priority.")
     standings = StandingRowSerializer(many=True)
+    count = serializers.IntegerField(required=False, help_text="Paginated only: the rows of all pages.")
+    page = serializers.IntegerField(required=False, help_text="Paginated only: this page's number (from 1).")
+    pages = serializers.IntegerField(required=False, help_text="Paginated only: the number of pages.")
+    page_size = serializers.IntegerField(required=False, help_text="Paginated only: rows per page.")
+    next = serializers.URLField(required=False, allow_null=True, help_text="Paginated only: the next page.")
+    previous = serializers.URLField(required=False, allow_null=True, help_text="Paginated only: the page before.")
+
+
+STANDINGS_PAGE_PARAMETERS = [
+    OpenApiParameter("page", int, description=(
+        "A page of the standings (from 1). Standings longer than 100 rows always come in pages (page 1 "
+        "unless asked); ranks are those of the whole standings, shared ranks may span two pages.")),
+    OpenApiParameter("page_size", int, description="Rows per page, 1–1000 (default 100)."),
+]
+
+
+def _page_parameter(request, name: str) -> int | None:
+    value = request.query_params.get(name)
+    if value in (None, ""):
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise Invalid(f"{name} is a whole number", field=name) from None
 
 
 class MoneyTransferSerializer(serializers.Serializer):
@@ -99,6 +123,21 @@ class MoneySeriesSerializer(serializers.Serializer):
 class MoneySerializer(serializers.Serializer):
     cents = serializers.DictField(child=serializers.IntegerField(), help_text="Player id → net cents.")
     series = MoneySeriesSerializer(many=True)
+
+
+class _CSVLine:
+    """A file for ``csv.writer`` that hands back each line written: a streamed CSV's lines."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, text: str) -> None:
+        self.text += text
+
+    def write_row(self, writer, row) -> str:
+        self.text = ""
+        writer.writerow(row)
+        return self.text
 
 
 class _PassThroughRenderer(BaseRenderer):
@@ -293,30 +332,53 @@ class EventViewSet(JSONErrorsMixin, PolicyViewSet, mixins.ListModelMixin, mixins
     def perform_destroy(self, event):
         services.event_delete(event=event, by_user=self.request.user)
 
-    @extend_schema(responses={200: StandingsSerializer, (200, "text/csv"): OpenApiTypes.STR, 404: ERROR_RESPONSES[404]})
+    @extend_schema(responses={200: StandingsSerializer, (200, "text/csv"): OpenApiTypes.STR, 400: ERROR_RESPONSES[400],
+                              404: ERROR_RESPONSES[404]}, parameters=STANDINGS_PAGE_PARAMETERS)
     @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, BrowsableAPIRenderer, CSVRenderer])
     def standings(self, request, pk=None, format=None):
         """The event's standings: rank, player, sessions played and each of the event's metrics
         (placement points, totals, wins …); Maumau events add the money in cents. JSON, or CSV as
-        ``standings.csv`` (or ``?format=csv``). Rounds held back count only for organisers."""
+        ``standings.csv`` (or ``?format=csv``). Rounds held back count only for organisers.
+
+        Long standings come in pages (``page``, ``page_size``): a paginated answer adds ``count``,
+        ``page``, ``pages``, ``page_size``, ``next`` and ``previous``; ranks stay those of the
+        whole standings. The CSV has every row, streamed."""
         event = self.get_object()
-        document = standings_document(event, visibility=self.visibility)
         if request.accepted_renderer.format == "csv":
-            return self._standings_csv(event, document)
+            return self._standings_csv(event)
+        document = standings_document(event, visibility=self.visibility, page=_page_parameter(request, "page"),
+                                      page_size=_page_parameter(request, "page_size"))
+        if "pages" in document:
+            document["next"] = self._page_url(request, document, document["page"] + 1)
+            document["previous"] = self._page_url(request, document, document["page"] - 1)
         return Response(document)
 
-    def _standings_csv(self, event, document) -> HttpResponse:
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="standings-{event.pk}.csv"'
-        writer = csv.writer(response)
-        metrics = document["metrics"]
+    @staticmethod
+    def _page_url(request, document: dict, number: int) -> str | None:
+        if not 1 <= number <= document["pages"]:
+            return None
+        query = request.query_params.copy()
+        query["page"] = str(number)
+        return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
+
+    def _standings_csv(self, event) -> StreamingHttpResponse:
+        """Every row of the standings, streamed (names looked up a chunk of rows at a time)."""
+        rows = standings_stream(event, visibility=self.visibility)
+        metrics = next(rows)
         money = event.game == "maumau"
-        writer.writerow(["rank", "player", "name", "played", *metrics, *(["cents"] if money else [])])
-        for row in document["standings"]:
-            writer.writerow([
-                row["rank"], row["player"], row["name"], row["played"], *(row[m] for m in metrics),
-                *([row["cents"]] if money else []),
-            ])
+        line = _CSVLine()
+        writer = csv.writer(line)
+
+        def lines():
+            yield line.write_row(writer, ["rank", "player", "name", "played", *metrics, *(["cents"] if money else [])])
+            for row in rows:
+                yield line.write_row(writer, [
+                    row["rank"], row["player"], row["name"], row["played"], *(row[m] for m in metrics),
+                    *([row["cents"]] if money else []),
+                ])
+
+        response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="standings-{event.pk}.csv"'
         return response
 
     @extend_schema(responses={(200, "application/jsonl"): OpenApiTypes.STR, 404: ERROR_RESPONSES[404]})

@@ -18,7 +18,7 @@ from django.utils.dateparse import parse_datetime
 from games.parsers import Unreadable, read_json
 from games.rules import RecordError, validate
 
-from . import audit, policy
+from . import aggregates, audit, policy
 from .results import HAND_STATE_FIELDS
 from .services import EVENT_FIELDS, _check_event
 from .errors import Invalid
@@ -204,6 +204,7 @@ def import_lines(lines: Iterable[str], *, progress=None, by_user=None, via: str 
             if finished_at[session.pk]:  # when it finished, not when it was imported
                 session.finished_at = parse_datetime(finished_at[session.pk])
                 session.save(update_fields=["finished_at"])
+        aggregates.rebuild([event.pk])  # sessions abandoned above: the sums from what is stored now
         audit.record(actor=by_user, via=via, action=audit.Action.EVENT_IMPORTED, obj=event, event=event,
                      after={"format": FORMAT, "sessions": len(ids["session"]), "players": len(ids["player"])})
     return event

@@ -322,6 +322,33 @@ class Session(models.Model):
         return f"{self.table} – {_('session')} {self.number}"
 
 
+class RoundStanding(models.Model):
+    """A player's sums over one round's counted sessions: what an event's and a series' standings
+    add up instead of reading every session (``tournaments/aggregates.py``).
+
+    Kept by ``tournaments.results`` in the transaction that stores, corrects, voids, confirms a
+    hand or abandons a session, as the session's totals are. Per round, not per event, so that a
+    reader's visibility applies to them as to sessions (``Visibility.rounds``: rounds held back and
+    unpublished events count for their organisers only) and holding or releasing a round changes
+    nothing here; and a player sits at one table per round, so two tables never write one row.
+    ``placement`` is the placement points times ``aggregates.PLACEMENT_SCALE`` (exact integers);
+    ``cents`` Maumau's settled money (finished series only).
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    played = models.IntegerField(default=0)
+    placement = models.BigIntegerField(default=0)
+    total = models.BigIntegerField(default=0)
+    wins = models.IntegerField(default=0)
+    cents = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["round", "player"], name="round_standing_unique")]
+        indexes = [models.Index(fields=["event", "player"], name="round_standing_event")]
+
+
 class Transfer(models.Model):
     """A Maumau payment that settles a finished series; an organiser marks it paid."""
 

@@ -27,7 +27,7 @@ from django.utils import timezone
 from games.parsers import text_error
 from games.rules import Code, RecordError, validate, validate_series
 
-from . import audit, policy, sql
+from . import aggregates, audit, policy, sql
 from .errors import Conflict, Error, Invalid, NotAllowed, RecordRejected
 from .models import Hand, HandVersion, IdempotentSubmission, Seat, Session, Table, Transfer
 from .progress import Expected, PlayedHand, SessionRules, add_hand, expected_after, finished_after, totals
@@ -274,8 +274,10 @@ def _store_next(
     if len(kept) != rules.players:
         kept = session_totals(rules, list(session.hands.order_by("number")))  # never kept yet
     was = session.status
+    before = aggregates.session_contribution(session, state.players, event)
     changed += _settle(session, rules=rules, count=hand.number, new_totals=add_hand(kept, played(hand)))
-    sql.store_hand(hand, version, session, changed)
+    changes = aggregates.difference(before, aggregates.session_contribution(session, state.players, event))
+    sql.store_hand(hand, version, session, changed, standings=(event.pk, session.table.round_id, changes))
     _settled(session, rules, was=was, hands=None)
     waiting = state.waiting + hand.unconfirmed
     return hand, {"hand": hand_view(hand), "result": hand.result,
@@ -287,10 +289,25 @@ def _settle_session(session: Session, hands: list[Hand], *, rules: SessionRules 
     transaction (after a correction, a void, a confirmation); one UPDATE of what changed."""
     rules = rules or session_rules(session)
     was = session.status
+    players, event = _seated(session), session.table.round.event
+    before = aggregates.session_contribution(session, players, event)
     changed = _settle(session, rules=rules, count=len(hands), new_totals=session_totals(rules, hands))
     if changed:
         sql.update(session, changed)
+        _keep_standings(session, players, before)
     _settled(session, rules, was=was, hands=hands)
+
+
+def _seated(session: Session) -> list[int]:
+    return list(Seat.objects.filter(table_id=session.table_id).order_by("position").values_list("player_id", flat=True))
+
+
+def _keep_standings(session: Session, players: list[int], before: dict) -> None:
+    """Add the change of ``session``'s contribution (``before``: as it was stored) to its
+    players' round sums (``aggregates``), in the caller's transaction."""
+    event = session.table.round.event
+    changes = aggregates.difference(before, aggregates.session_contribution(session, players, event))
+    aggregates.apply(event.pk, session.table.round_id, changes)
 
 
 def _settle(session: Session, *, rules: SessionRules, count: int, new_totals: list[int]) -> list[str]:
@@ -450,8 +467,10 @@ def _resettle(session: Session, hand: Hand, rules: SessionRules) -> dict:
 
 def settle_stored(session: Session) -> None:
     """Settle ``session`` over its stored hands, for hands written outside the services (an
-    import, generated data): totals, hand count, status and money as a submission leaves them."""
+    import, generated data): totals, hand count, status and money as a submission leaves them;
+    its event's standings sums are computed anew (``aggregates.rebuild``)."""
     _settle_session(session, list(session.hands.order_by("number")))
+    aggregates.rebuild([session.table.round.event_id])
 
 
 def _new_version(hand: Hand, *, record, result, voided: bool, by_user, reason: str) -> None:
@@ -542,16 +561,19 @@ def session_abandon(*, session: Session, by_user, reason: str, via: str = "api")
     """An organiser abandons a session: it is shown as such and not rated."""
     with transaction.atomic():
         sql.lock_table(session.table_id)
-        session = Session.objects.select_related("table__round").get(pk=session.pk)
+        session = Session.objects.select_related("table__round__event").get(pk=session.pk)
         if session.status == Session.Status.ABANDONED:
             raise Conflict("this session is already abandoned", code=Error.ALREADY_ABANDONED)
         was = session.status
+        players = _seated(session)
+        before = aggregates.session_contribution(session, players, session.table.round.event)
         session.status = Session.Status.ABANDONED
         fields = ["status"]
         if was == Session.Status.FINISHED:
             session.rating_dirty_at = timezone.now()  # it leaves the ratings pool
             fields.append("rating_dirty_at")
         session.save(update_fields=fields)
+        _keep_standings(session, players, before)
         audit.record(actor=by_user, via=via, action=audit.Action.SESSION_ABANDONED, obj=session,
                      event=session.table.round.event_id, reason=reason, before={"status": was},
                      after={"status": session.status})

@@ -3,22 +3,27 @@
 Each read takes the reader's ``policy.Visibility``: what he may not see (rounds whose results an
 organiser holds back) is left out there, not here. Abandoned sessions never count.
 
-Sessions keep their totals and hand count (``tournaments.results`` writes them with every hand),
-so these reads cost what they show: the event's sessions and seats, whatever the club's history
-(a constant number of queries per read, none per session).
+Sessions keep their totals and hand count, and each round its players' sums
+(``tournaments.results`` writes both with every hand), so these reads cost what they show: the
+standings read the sums (one row per player and round), the tables and money the event's
+sessions and seats, whatever the club's history (a constant number of queries per read, none per
+session).
 """
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import Prefetch, QuerySet
 
 from games.rules.maumau import settle
 
 from . import policy
-from .models import Attendance, Event, Player, Seat, Session, Transfer
-from .standings import SessionLine, StandingRow, standings
+from .errors import Invalid, NotFound
+from .aggregates import FIELDS
+from .models import Attendance, Event, Player, RoundStanding, Seat, Session, Transfer
+from .standings import StandingRow, Sums, ranked
 
 
 @dataclass
@@ -47,8 +52,12 @@ def _sessions(event: Event, visibility: policy.Visibility):
     return _with_seats(sessions).order_by("table__round__number", "table__number", "number")
 
 
-def session_results(event: Event, *, visibility: policy.Visibility) -> list[SessionResult]:
-    return [result_of(session) for session in _sessions(event, visibility)]
+def session_results(event: Event, *, visibility: policy.Visibility, tables=None) -> list[SessionResult]:
+    """The event's sessions with their results; only those of ``tables`` (ids) when given."""
+    sessions = _sessions(event, visibility)
+    if tables is not None:
+        sessions = sessions.filter(table__in=list(tables))
+    return [result_of(session) for session in sessions]
 
 
 def player_session_results(player: Player, *, visibility: policy.Visibility) -> list[SessionResult]:
@@ -63,14 +72,40 @@ def player_session_results(player: Player, *, visibility: policy.Visibility) -> 
     ]
 
 
-def _standings(event: Event, results: list[SessionResult]) -> list[StandingRow]:
-    lines = [SessionLine(result.players, result.totals) for result in results if result.hands]
-    metrics = [name for name in event.standings_metrics.split(",") if name]
-    return standings(lines, metrics)
+def _metrics(event: Event) -> list[str]:
+    return [name for name in event.standings_metrics.split(",") if name]
+
+
+def event_sums(event_ids, *, visibility: policy.Visibility) -> dict[int, dict[int, tuple[Sums, int]]]:
+    """Event id → player id → (his ``Sums``, his Maumau cents) over the rounds this user sees:
+    one query over the kept round sums (``tournaments/aggregates.py``), whatever the number of
+    sessions. Players who played no session that counts are left out. Written as SQL (the
+    rounds' visibility compiled by the ORM): the rows come as plain integers."""
+    ids = [int(pk) for pk in event_ids]
+    if not ids:
+        return {}
+    rounds_sql, rounds_params = visibility.rounds().order_by().values("pk").query.sql_with_params()
+    quote = connection.ops.quote_name
+    sums = ", ".join(f"CAST(SUM({quote(name)}) AS BIGINT)" for name in FIELDS)
+    sql = (f"SELECT event_id, player_id, {sums} FROM {quote(RoundStanding._meta.db_table)} "
+           f"WHERE event_id IN ({', '.join(['%s'] * len(ids))}) AND round_id IN ({rounds_sql}) "
+           f"GROUP BY event_id, player_id HAVING SUM({quote('played')}) > 0")
+    found: dict[int, dict[int, tuple[Sums, int]]] = defaultdict(dict)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*ids, *rounds_params])
+        for event_id, player, played, placement, total, wins, cents in cursor.fetchall():
+            found[event_id][player] = (Sums(played, placement, total, wins), cents)
+    return found
+
+
+def _event_rows(event: Event, visibility: policy.Visibility) -> tuple[list[StandingRow], dict[int, int]]:
+    sums = event_sums([event.pk], visibility=visibility).get(event.pk, {})
+    rows = ranked({player: kept for player, (kept, _) in sums.items()}, _metrics(event))
+    return rows, {player: cents for player, (_, cents) in sums.items()}
 
 
 def event_standings(event: Event, *, visibility: policy.Visibility) -> list[StandingRow]:
-    return _standings(event, session_results(event, visibility=visibility))
+    return _event_rows(event, visibility)[0]
 
 
 def _money(event: Event, results: list[SessionResult]) -> dict:
@@ -100,26 +135,70 @@ def event_money(event: Event, *, visibility: policy.Visibility, results: list[Se
     return _money(event, session_results(event, visibility=visibility) if results is None else results)
 
 
-def standings_document(event: Event, *, visibility: policy.Visibility, results: list[SessionResult] | None = None) -> dict:
-    """The event's standings as JSON: metrics as numbers (placement points rounded to 4 places).
-    ``results``: the event's ``session_results`` when the caller read them already."""
-    results = session_results(event, visibility=visibility) if results is None else results
-    rows = _standings(event, results)
-    names = visibility.names(Player.objects.filter(pk__in=[row.player for row in rows]))
-    cents = _money(event, results)["cents"] if event.game == "maumau" else {}
-    metrics = [name for name in event.standings_metrics.split(",") if name]
+def _standing(event: Event, metrics: list[str], row: StandingRow, name: str, cents: dict) -> dict:
     return {
+        "rank": row.rank, "player": row.player, "name": name, "played": row.played,
+        **{metric: _number(row.metrics[metric]) for metric in metrics if metric in row.metrics},
+        **({"cents": cents.get(row.player, 0)} if event.game == "maumau" else {}),
+    }
+
+
+# Long standings come in pages (API ``?page=&page_size=``, the pages' ``?page=``): a page's rows
+# keep the ranks of the whole standings. Standings of at most one default page, asked for without
+# a page, come whole, in the document's shape of old.
+STANDINGS_PAGE_SIZE = 100
+STANDINGS_MAX_PAGE_SIZE = 1000
+
+
+def standings_document(event: Event, *, visibility: policy.Visibility, page: int | None = None,
+                       page_size: int | None = None, clamp: bool = False) -> dict:
+    """The event's standings as JSON: metrics as numbers (placement points rounded to 4 places).
+
+    Read from the kept round sums (a constant number of queries and no session read, whatever
+    the event's size); names are looked up for the rows shown only.
+
+    Paginated when ``page`` or ``page_size`` is given or the standings are longer than
+    ``STANDINGS_PAGE_SIZE``: then one page of rows (ranks stay those of the whole standings) and
+    ``count`` (rows in all), ``page``, ``pages`` and ``page_size``. A page past the last is
+    ``NotFound``, or the last page with ``clamp``; a size outside 1–``STANDINGS_MAX_PAGE_SIZE``
+    is ``Invalid``."""
+    rows, cents = _event_rows(event, visibility)
+    paging = None
+    if page is not None or page_size is not None or len(rows) > STANDINGS_PAGE_SIZE:
+        size = STANDINGS_PAGE_SIZE if page_size is None else page_size
+        if not 1 <= size <= STANDINGS_MAX_PAGE_SIZE:
+            raise Invalid(f"page_size is between 1 and {STANDINGS_MAX_PAGE_SIZE}", field="page_size")
+        number = 1 if page is None else page
+        if number < 1:
+            raise Invalid("pages are numbered from 1", field="page")
+        pages = max(1, -(-len(rows) // size))
+        if number > pages:
+            if not clamp:
+                raise NotFound(f"the standings have {pages} page(s) of {size} rows")
+            number = pages
+        paging = {"count": len(rows), "page": number, "pages": pages, "page_size": size}
+        rows = rows[(number - 1) * size:number * size]
+    names = visibility.names([row.player for row in rows])
+    metrics = _metrics(event)
+    document = {
         "event": event.pk,
         "metrics": metrics,
-        "standings": [
-            {
-                "rank": row.rank, "player": row.player, "name": names.get(row.player, ""), "played": row.played,
-                **{name: _number(value) for name, value in row.metrics.items()},
-                **({"cents": cents.get(row.player, 0)} if event.game == "maumau" else {}),
-            }
-            for row in rows
-        ],
+        "standings": [_standing(event, metrics, row, names.get(row.player, ""), cents) for row in rows],
     }
+    return {**document, **paging} if paging else document
+
+
+def standings_stream(event: Event, *, visibility: policy.Visibility, chunk: int = 500):
+    """The standings document's metrics, then its rows one by one, every row of the event: what a
+    CSV streams. Names are looked up ``chunk`` rows at a time."""
+    rows, cents = _event_rows(event, visibility)
+    metrics = _metrics(event)
+    yield metrics
+    for first in range(0, len(rows), chunk):
+        part = rows[first:first + chunk]
+        names = visibility.names([row.player for row in part])
+        for row in part:
+            yield _standing(event, metrics, row, names.get(row.player, ""), cents)
 
 
 def _number(value):
@@ -146,34 +225,18 @@ def series_events(series, *, visibility: policy.Visibility) -> list[Event]:
 
 def series_results(series, *, visibility: policy.Visibility, events: list[Event] | None = None):
     """Each visible event of the series as its own standings rank it (``series.EventResult``), in
-    date order. A constant number of queries whatever the number of events (the events, their
-    sessions' kept totals and their seats, read as plain values), and the same ranking as
-    ``event_standings``: abandoned sessions and sessions without hands do not count."""
+    date order. Two queries whatever the number of events (the events, and their players' kept
+    round sums over the rounds this user sees: ``event_sums``), and the same ranking as
+    ``event_standings``."""
     from .series import EventResult
 
     events = series_events(series, visibility=visibility) if events is None else events
-    ids = [event.pk for event in events]
-    sessions = (visibility.sessions().filter(table__round__event__in=ids, hand_count__gt=0)
-                .exclude(status=Session.Status.ABANDONED)
-                .order_by("table__round__number", "table__number", "number")
-                .values_list("table_id", "table__round__event_id", "totals"))
-    seats: dict[int, list[int]] = defaultdict(list)
-    for table_id, player_id in (Seat.objects.filter(table__round__event__in=ids).order_by("table_id", "position")
-                                .values_list("table_id", "player_id")):
-        seats[table_id].append(player_id)
-    lines: dict[int, list[SessionLine]] = defaultdict(list)
-    for table_id, event_id, totals in sessions:
-        players = seats[table_id]
-        lines[event_id].append(SessionLine(players, list(totals) or [0] * len(players)))
+    sums = event_sums([event.pk for event in events], visibility=visibility)
     results = []
     for event in events:
-        totals: dict[int, int] = defaultdict(int)
-        for line in lines[event.pk]:
-            for player, total in zip(line.players, line.totals):
-                totals[player] += total
-        metrics = [name for name in event.standings_metrics.split(",") if name]
-        ranks = {row.player: row.rank for row in standings(lines[event.pk], metrics)}
-        results.append(EventResult(event.pk, ranks, dict(totals)))
+        kept = {player: values for player, (values, _) in sums.get(event.pk, {}).items()}
+        ranks = {row.player: row.rank for row in ranked(kept, _metrics(event), values=False)}
+        results.append(EventResult(event.pk, ranks, {player: values.total for player, values in kept.items()}))
     return events, results
 
 

@@ -26,7 +26,8 @@ from functools import lru_cache
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model
 
-from .models import Event, Hand, HandVersion, IdempotentSubmission, Round, Seat, Session, Table
+from . import aggregates
+from .models import Event, Hand, HandVersion, IdempotentSubmission, Round, RoundStanding, Seat, Session, Table
 
 _SESSION_COLUMNS = ("id", "table_id", "number", "status", "first_dealer", "totals", "hand_count")
 _HAND_COLUMNS = ("id", "session_id", "number", "dealer", "record", "result", "voided", "version",
@@ -67,6 +68,7 @@ class TableState:
     last: Hand | None  # its latest hand
     waiting: int  # how many of the session's hands wait for a confirmation
     earlier: IdempotentSubmission | None = None  # the submission stored under the key asked for
+    players: tuple[int, ...] = ()  # the seated players' ids in seat order
 
 
 def _db():
@@ -133,17 +135,33 @@ def lock_table(table_id: int) -> Table:
     return _load_table(db, row)
 
 
-@lru_cache(maxsize=4)
-def _state_sql(key: bool) -> str:
-    """Every lookup by an index: the latest session by (table, number), its latest hand by
-    (session, number) = the session's kept hand count (slots have no gaps), the unconfirmed ones by
-    their partial index, the submission under an Idempotency-Key by (table, key)."""
+def _seated_sql(vendor: str, seat: str) -> str:
+    """The table's players in seat order: an array on PostgreSQL, a comma-separated text elsewhere."""
+    if vendor == "postgresql":
+        return f"(SELECT array_agg(player_id ORDER BY position) FROM {seat} WHERE table_id = t.id)"
+    return f"(SELECT group_concat(player_id) FROM (SELECT player_id FROM {seat} WHERE table_id = t.id ORDER BY position))"
+
+
+def _players(value) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return tuple(int(part) for part in value.split(",") if part)
+    return tuple(value)
+
+
+@lru_cache(maxsize=8)
+def _state_sql(key: bool, vendor: str = "postgresql") -> str:
+    """Every lookup by an index: the table's seated players, the latest session by (table,
+    number), its latest hand by (session, number) = the session's kept hand count (slots have no
+    gaps), the unconfirmed ones by their partial index, the submission under an Idempotency-Key by
+    (table, key)."""
     table, seat, session, hand = Table._meta.db_table, Seat._meta.db_table, Session._meta.db_table, Hand._meta.db_table
     columns = [f"s.{c}" for c in _SESSION_COLUMNS] + [f"h.{c}" for c in _HAND_COLUMNS]
     if key:
         columns += [f"k.{c}" for c in _KEY_COLUMNS]
     return (
-        f"SELECT (SELECT COUNT(*) FROM {seat} WHERE table_id = t.id), {', '.join(columns)}, "
+        f"SELECT {_seated_sql(vendor, seat)}, {', '.join(columns)}, "
         f"(SELECT COUNT(*) FROM {hand} w WHERE w.session_id = s.id AND w.unconfirmed) FROM {table} t "
         f"LEFT JOIN {session} s ON s.table_id = t.id "
         f"AND s.number = (SELECT MAX(number) FROM {session} WHERE table_id = t.id) "
@@ -159,9 +177,10 @@ def table_state(table: Table, key: str | None = None) -> TableState:
     confirmation, and the submission stored under ``key`` (an Idempotency-Key), if any."""
     db = _db()
     with _cursor(db) as cursor:
-        cursor.execute(_state_sql(key is not None), [table.pk] if key is None else [key, table.pk])
+        cursor.execute(_state_sql(key is not None, db.vendor), [table.pk] if key is None else [key, table.pk])
         rest = cursor.fetchone()
-    seats, session_values = rest[0], rest[1:1 + len(_SESSION_COLUMNS)]
+    players = _players(rest[0])
+    seats, session_values = len(players), rest[1:1 + len(_SESSION_COLUMNS)]
     hand_values = rest[1 + len(_SESSION_COLUMNS):1 + len(_SESSION_COLUMNS) + len(_HAND_COLUMNS)]
     session = None if session_values[0] is None else load(Session, _SESSION_COLUMNS, session_values, db)
     last = None if hand_values[0] is None else load(Hand, _HAND_COLUMNS, hand_values, db)
@@ -175,7 +194,8 @@ def table_state(table: Table, key: str | None = None) -> TableState:
         if last is None and session.hand_count:
             # A hand count not kept (data written around the services): read the latest hand.
             last = session.hands.order_by("-number").first()
-    return TableState(table=table, seats=seats, session=session, last=last, waiting=rest[-1] or 0, earlier=earlier)
+    return TableState(table=table, seats=seats, session=session, last=last, waiting=rest[-1] or 0, earlier=earlier,
+                      players=players)
 
 
 def earlier_submission(table_id: int, key: str) -> IdempotentSubmission | None:
@@ -268,16 +288,21 @@ def update(obj: Model, fields: list[str]) -> None:
         )
 
 
-def store_hand(hand: Hand, version: HandVersion, session: Session, fields: list[str]) -> None:
-    """Store a new hand, its first version, and the session's ``fields``: on PostgreSQL in one
-    statement (data-modifying WITH), elsewhere in three."""
+def store_hand(hand: Hand, version: HandVersion, session: Session, fields: list[str],
+               standings: tuple[int, int, list] | None = None) -> None:
+    """Store a new hand, its first version, the session's ``fields`` and the changes of its
+    players' round sums (``standings``: event id, round id, ``aggregates.difference``): on
+    PostgreSQL in one statement (data-modifying WITH), elsewhere in up to four."""
     db = _db()
+    changes = standings[2] if standings else []
     if db.vendor != "postgresql":
         insert(hand)
         version.hand = hand  # its id is known now
         insert(version)
         if fields:
             update(session, fields)
+        if changes:
+            aggregates.apply(standings[0], standings[1], changes)
         return
     for name in _SHARED:  # the first version is the hand as stored: its record is sent once
         ours, its = getattr(version, name), getattr(hand, name)
@@ -286,9 +311,10 @@ def store_hand(hand: Hand, version: HandVersion, session: Session, fields: list[
     session_fields = [Session._meta.get_field(name) for name in fields]
     values = (_prepared_values(db, hand, _insert_fields(Hand), True)
               + _prepared_values(db, version, _version_fields(), True)
-              + _prepared_values(db, session, session_fields, False) + ([session.pk] if fields else []))
+              + _prepared_values(db, session, session_fields, False) + ([session.pk] if fields else [])
+              + (aggregates.upsert_params(standings[0], standings[1], changes) if changes else []))
     with _cursor(db) as cursor:
-        cursor.execute(_store_sql(tuple(fields)), values)
+        cursor.execute(_store_sql(tuple(fields), len(changes)), values)
         hand.pk = cursor.fetchone()[0]
     version.hand = hand
     for obj in (hand, version):
@@ -304,8 +330,8 @@ def _version_fields() -> list:
     return [field for field in _insert_fields(HandVersion) if field.attname != "hand_id" and field.attname not in _SHARED]
 
 
-@lru_cache(maxsize=16)
-def _store_sql(session_fields: tuple[str, ...]) -> str:
+@lru_cache(maxsize=64)
+def _store_sql(session_fields: tuple[str, ...], standings: int = 0) -> str:
     quote = connections[DEFAULT_DB_ALIAS].ops.quote_name
     shared = [HandVersion._meta.get_field(name).column for name in _SHARED]
     hand_sql = _insert_sql(Hand, ("id", *_SHARED))
@@ -320,6 +346,8 @@ def _store_sql(session_fields: tuple[str, ...]) -> str:
     if session_fields:
         assignments = ", ".join(f"{quote(Session._meta.get_field(name).column)} = %s" for name in session_fields)
         sql += f", s AS (UPDATE {quote(Session._meta.db_table)} SET {assignments} WHERE id = %s)"
+    if standings:
+        sql += f", a AS ({aggregates.upsert_sql(RoundStanding._meta.db_table, quote, standings)})"
     return sql + " SELECT id FROM h"
 
 

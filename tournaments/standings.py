@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Hashable, Sequence
 
+from .aggregates import PLACEMENT_SCALE
 from .progress import placements
 
 
@@ -105,6 +106,44 @@ class Played(Metric):
         return result
 
 
+@dataclass(frozen=True)
+class Sums:
+    """A player's sums over the sessions that count (``tournaments/aggregates.py`` keeps them per
+    round): every metric follows from them. ``placement`` is in units of
+    ``aggregates.PLACEMENT_SCALE`` (an exact integer), so that ranking compares integers."""
+
+    played: int
+    placement: int
+    total: int
+    wins: int
+
+
+# Each metric from the sums: the value people see, and the key that ranks (the same order, and
+# equal exactly when the values are equal; integers where the value is a fraction of a constant).
+_VALUES = {
+    "placement": lambda s: Fraction(s.placement, PLACEMENT_SCALE),
+    "total": lambda s: s.total,
+    "wins": lambda s: s.wins,
+    "average_placement": lambda s: Fraction(s.placement, PLACEMENT_SCALE * s.played),
+    "played": lambda s: s.played,
+}
+_KEYS = {
+    **_VALUES,
+    "placement": lambda s: s.placement,
+    "average_placement": lambda s: Fraction(s.placement, s.played),
+}
+
+
+def sums_of(lines: Sequence[SessionLine]) -> dict:
+    """Each player's ``Sums`` over ``lines``."""
+    points, totals, wins, played = (Placement().values(lines), Total().values(lines), Wins().values(lines),
+                                    Played().values(lines))
+    scaled = {player: points[player] * PLACEMENT_SCALE for player in played}
+    if any(value.denominator != 1 for value in scaled.values()):
+        raise ValueError("placement points that are not a multiple of 1/PLACEMENT_SCALE")
+    return {player: Sums(played[player], int(scaled[player]), totals[player], wins[player]) for player in played}
+
+
 @dataclass
 class StandingRow:
     player: Hashable
@@ -115,16 +154,23 @@ class StandingRow:
 
 def standings(lines: Sequence[SessionLine], metric_names: Sequence[str]) -> list[StandingRow]:
     """Rows best first; equal on every metric means an equal (shared) rank."""
-    metrics = [METRICS[name]() for name in metric_names]
-    played = Played().values(lines)
-    values = {m.name: m.values(lines) for m in metrics}
-    players = sorted(played, key=lambda p: (tuple(-values[m.name].get(p, 0) for m in metrics), str(p)))
+    return ranked(sums_of(lines), metric_names)
+
+
+def ranked(sums: dict, metric_names: Sequence[str], *, values: bool = True) -> list[StandingRow]:
+    """Rows best first from each player's ``Sums`` (players who played); equal on every metric
+    means an equal (shared) rank, numbered over all players (a page of them keeps these ranks).
+    ``values=False``: ranks only (``metrics`` left empty), as a series reads its events."""
+    names = [name for name in metric_names if name in METRICS]
+    keys = [_KEYS[name] for name in names]
+    ranking = {player: tuple(key(s) for key in keys) for player, s in sums.items() if s.played}
+    players = sorted(ranking, key=lambda p: (tuple(-value for value in ranking[p]), str(p)))
     rows: list[StandingRow] = []
+    previous = None
     for index, player in enumerate(players):
-        key = tuple(values[m.name].get(player, 0) for m in metrics)
-        if rows and key == tuple(rows[-1].metrics[m.name] for m in metrics):
-            rank = rows[-1].rank
-        else:
-            rank = index + 1
-        rows.append(StandingRow(player, rank, played[player], {m.name: values[m.name].get(player, 0) for m in metrics}))
+        key = ranking[player]
+        rank = rows[-1].rank if rows and key == previous else index + 1
+        shown = {name: _VALUES[name](sums[player]) for name in names} if values else {}
+        rows.append(StandingRow(player, rank, sums[player].played, shown))
+        previous = key
     return rows

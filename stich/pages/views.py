@@ -53,12 +53,21 @@ def home(request):
     return render(request, "pages/home.html", {"events": events, "games": games(), "series": series})
 
 
-def standings_context(event: Event, results=None, visibility: policy.Visibility | None = None) -> dict:
+def _page_number(request, name: str = "page") -> int:
+    """The page asked for in ``?name=``: 1 when absent or not a positive whole number."""
+    try:
+        return max(1, int(request.GET.get(name, "1")))
+    except ValueError:
+        return 1
+
+
+def standings_context(event: Event, visibility: policy.Visibility | None = None, page: int = 1) -> dict:
     """The event's public standings as the pages show them: the API's own document
     (``standings_document``, so page and API cannot disagree), numbers with at most two decimals,
-    players of the same name told apart (tournaments/names.py). ``results``: the event's session results when
-    the caller read them already. ``visibility``: whose standings (the public's unless given)."""
-    document = standings_document(event, visibility=visibility or policy.public(), results=results)
+    players of the same name told apart (tournaments/names.py); long standings a page at a time
+    (``page``, past the last: the last), ranks those of the whole standings. ``visibility``: whose
+    standings (the public's unless given)."""
+    document = standings_document(event, visibility=visibility or policy.public(), page=page, clamp=True)
     metrics = document["metrics"]
     maumau = event.game == "maumau"
     names = {row["player"]: row["name"] for row in document["standings"]}  # namesakes told apart there
@@ -70,8 +79,12 @@ def standings_context(event: Event, results=None, visibility: policy.Visibility 
         }
         for row in document["standings"]
     ]
+    pages = document["pages"]
     return {
         "event": event, "maumau": maumau, "standings": standings,
+        "standings_page": {"number": document["page"], "pages": pages, "count": document["count"],
+                           "previous": document["page"] - 1 if document["page"] > 1 else None,
+                           "next": document["page"] + 1 if document["page"] < pages else None} if pages > 1 else None,
         "metrics": [
             {"name": name, "label": METRIC_LABELS.get(name, METRICS[name].label if name in METRICS else name),
              "short": METRIC_SHORT.get(name, name)}
@@ -83,23 +96,33 @@ def standings_context(event: Event, results=None, visibility: policy.Visibility 
     }
 
 
+# The event page shows its tables a page at a time (``?tables=``): a league run as one event has
+# thousands.
+TABLES_PAGE = 24
+
+
 def event_detail(request, pk: int):
     event = get_object_or_404(public_events(), pk=pk)
-    # The event's sessions are read once, for the standings, the tables and the money.
-    read = session_results(event, visibility=policy.public())
-    context = standings_context(event, results=read)
+    context = standings_context(event, page=_page_number(request))
     if request.GET.get("fragment") == "standings":
         return render(request, "pages/_standings.html", context)
     maumau = event.game == "maumau"
 
-    rounds = list(
-        policy.public().rounds().filter(event=event).order_by("number").prefetch_related(
-            Prefetch("tables", queryset=Table.objects.order_by("number").prefetch_related(
-                Prefetch("seats", queryset=Seat.objects.order_by("position").select_related("player")),
-                Prefetch("sessions", queryset=Session.objects.order_by("number")),
-            ))
-        )
-    )
+    # A page of the public tables (two queries: their count and the page), with their seats and
+    # sessions; their sessions' results are read once, for the tables and the money.
+    visible = policy.public().tables().filter(round__event=event).order_by("round__number", "number")
+    table_page = Paginator(visible.values_list("pk", flat=True), TABLES_PAGE).get_page(_page_number(request, "tables"))
+    shown = list(table_page.object_list)
+    read = session_results(event, visibility=policy.public(), tables=shown)
+    page_tables = (Table.objects.filter(pk__in=shown).select_related("round").order_by("round__number", "number")
+                   .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("position").select_related("player")),
+                                     Prefetch("sessions", queryset=Session.objects.order_by("number"))))
+    rounds = []
+    for table in page_tables:
+        if not rounds or rounds[-1].pk != table.round_id:
+            rounds.append(table.round)
+            table.round.shown_tables = []
+        rounds[-1].shown_tables.append(table)
     results = {result.session.pk: result for result in read}
     money_document = (event_money(event, visibility=policy.public(), results=read) if maumau
                       else {"cents": {}, "series": []})
@@ -110,7 +133,7 @@ def event_detail(request, pk: int):
     players = {p.pk: p for p in Player.objects.filter(pk__in=player_ids)}
     table_numbers = {}
     for round_ in rounds:
-        for table in round_.tables.all():
+        for table in round_.shown_tables:
             players.update({seat.player_id: seat.player for seat in table.seats.all()})
             table_numbers[table.pk] = table.number
     names = policy.public().names(players.values())
@@ -118,7 +141,7 @@ def event_detail(request, pk: int):
     round_views = []
     for round_ in rounds:
         tables = []
-        for table in round_.tables.all():
+        for table in round_.shown_tables:
             seats = list(table.seats.all())
             sessions = []
             for session in table.sessions.all():
@@ -143,9 +166,13 @@ def event_detail(request, pk: int):
     for r in round_views:
         for t in r["tables"]:
             t["outlook"] = outlook_view(outlooks.get(t["table"].pk), [row["name"] for row in t["rows"]])
+    tables_page = {"number": table_page.number, "pages": table_page.paginator.num_pages,
+                   "previous": table_page.previous_page_number() if table_page.has_previous() else None,
+                   "next": table_page.next_page_number() if table_page.has_next() else None,
+                   } if table_page.has_other_pages() else None
     if request.GET.get("fragment") == "rounds":
         return render(request, "pages/_rounds.html", {
-            "rounds": round_views, "session_word": session_word(event.game)})
+            "rounds": round_views, "session_word": session_word(event.game), "tables_page": tables_page})
 
     series_views = []
     for series in money_document["series"]:
@@ -162,7 +189,7 @@ def event_detail(request, pk: int):
 
     return render(request, "pages/event.html", {
         **context, "game_name": GAMES[event.game].name, "rounds": round_views, "series": series_views,
-        "session_word": session_word(event.game), "games": games(),
+        "session_word": session_word(event.game), "games": games(), "tables_page": tables_page,
         "upset": upset_view(shown_tables, outlooks, names),
     })
 
@@ -197,7 +224,7 @@ def event_screen(request, pk: int):
     """The room screen: the standings in large type for a projector, kept up to date by server
     push (static/stich/live.js) without reloading."""
     event = get_object_or_404(public_events(), pk=pk)
-    context = standings_context(event)
+    context = standings_context(event, page=_page_number(request))
     if request.GET.get("fragment") == "standings":
         return render(request, "pages/_standings.html", {**context, "screen": True})
     return render(request, "pages/screen.html", {**context, "game_name": GAMES[event.game].name, "screen": True,
@@ -209,7 +236,7 @@ def standings_print(request, pk: int):
     organisers with the rounds they hold back, as the console shows them."""
     visibility = policy.visibility(request.user)
     event = get_object_or_404(visibility.events().select_related("club"), pk=pk)
-    context = standings_context(event, visibility=visibility)
+    context = standings_context(event, visibility=visibility, page=_page_number(request))
     return render(request, "pages/standings_print.html", {
         **context, "game_name": GAMES[event.game].name, "screen": True,
         "held": visibility.organises(event) and event.rounds.filter(results_held=True).exists(),

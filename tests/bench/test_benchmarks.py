@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+import pytest
+
 from bench import engine
 from bench import ratings as ratings_bench
 
@@ -36,3 +38,18 @@ def test_the_engine_benchmark_times_an_earlier_revision_beside_todays():
     assert figures["records"] == 20
     assert figures["validated_per_second"] > 0 and figures["validated_per_second_at_HEAD"] > 0
     assert figures["time_ratio_to_revision"] > 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_series_benchmark_reports_before_after_and_a_big_events_reads(capsys):
+    """A small season and a small big event: constant queries, the CSV streamed, the serving
+    process's memory measured (the figures of issue 24 come from the full run)."""
+    from bench import series
+
+    figures = series.main(["--events", "4", "--few", "2", "--repeats", "2", "--event-sessions", "40",
+                           "--event-players", "16", "--event-repeats", "1"])
+    assert figures["many"][1] == figures["few"][1]
+    assert figures["event"]["csv_streamed"] and figures["event"]["csv_bytes"] > 0
+    assert figures["event"]["peak_rss_mib"] > 0 and figures["event_before"]["standings_before_ms"] > 0
+    out = capsys.readouterr().out
+    assert "ratio 4 / 2 events" in out and "peak RSS of the serving process" in out

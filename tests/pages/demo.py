@@ -22,6 +22,7 @@ def _hand_result(game: str, players: int, rng: random.Random) -> dict:
 
 def play_table(table, *, rng: random.Random, finished_at: datetime.datetime, hands: int | None = None):
     """A finished session of ``table`` with stored hands (a Maumau series settled in transfers)."""
+    from tournaments.aggregates import rebuild
     from tournaments.models import Hand
     from tournaments.results import maumau_settlement, session_rules, session_totals
     from tournaments.models import Session, Transfer
@@ -47,6 +48,7 @@ def play_table(table, *, rng: random.Random, finished_at: datetime.datetime, han
         for transfer in maumau_settlement(session_rules(session), stored)["transfers"]:
             Transfer.objects.create(session=session, payer_id=seats[transfer["from"]],
                                     payee_id=seats[transfer["to"]], cents=transfer["cents"])
+    rebuild([event.pk])  # written around the services: the event's standings sums
     return session
 
 

@@ -9,6 +9,7 @@ from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
+from tournaments.aggregates import rebuild
 from tournaments.models import Event, Round, Series, Session
 from tournaments.services import table_create
 
@@ -29,6 +30,7 @@ def _season(world):
     round_ = evenings[2].rounds.get()
     table = table_create(round_=round_, players=world.players[4:8], by_user=None)
     Session.objects.create(table=table, status="finished", totals=[5, 0, 0, 0], hand_count=3)
+    rebuild([event.pk for event in evenings])  # sessions written around the services: their standings sums
     return series, evenings
 
 

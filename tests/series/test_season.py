@@ -11,6 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.conftest import client_for, make_user
+from tournaments.aggregates import rebuild
 from tournaments import policy
 from tournaments.models import Club, Event, Membership, Player, Round, Seat, Series, Session, Table
 from tournaments.selectors import series_document
@@ -68,6 +69,7 @@ def season(db):
         _evening(event, rng, present + [players[10]] if index in (8, 9) else present)
         events.append(event)
     Round.objects.filter(event=events[11], number=2).update(results_held=True)
+    rebuild([event.pk for event in events])  # sessions written around the services: their standings sums
     return {"series": series, "events": events, "players": players, "organiser": organiser, "club": club}
 
 
@@ -206,6 +208,7 @@ def test_maumau_total_counts_minus_points_negative(db):
         Seat.objects.create(table=table, round=round_, player=player, position=position)
     # Stored totals are the minus points negated (tournaments/standings.py).
     Session.objects.create(table=table, status=Session.Status.FINISHED, totals=[0, -7, -12], hand_count=8)
+    rebuild([round_.event_id])
     rows = client_for().get(f"/api/v1/series/{series.pk}/standings/").json()["standings"]
     assert [(row["player"], row["points"], row["rank"]) for row in rows] == [
         (players[0].pk, 0, 1), (players[1].pk, -7, 2), (players[2].pk, -12, 3)]

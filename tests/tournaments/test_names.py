@@ -87,7 +87,7 @@ def test_the_sheet_the_cards_the_standings_and_the_csv_tell_them_apart(world, na
     standings = client.get(f"/api/v1/events/{event.pk}/standings/").json()["standings"]
     assert {row["player"]: row["name"] for row in standings if row["player"] in (first.pk, second.pk)} == {
         first.pk: "Max Müller (1)", second.pk: "Max Müller (junior)"}
-    rows = list(csv.DictReader(io.StringIO(client.get(f"/api/v1/events/{event.pk}/standings.csv").content.decode())))
+    rows = list(csv.DictReader(io.StringIO(b"".join(client.get(f"/api/v1/events/{event.pk}/standings.csv").streaming_content).decode())))
     assert {row["name"] for row in rows} >= {"Max Müller (1)", "Max Müller (junior)"}
     page = client.get(f"/events/{event.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Max Müller (junior)" in page and f"#{first.pk}" not in page and f"#{second.pk}" not in page

@@ -31,6 +31,7 @@ from tqdm import tqdm
 from games.catalog import GAMES
 from ratings.generated import generate_league
 from ratings.model import Session as RatedSession
+from tournaments import aggregates
 from tournaments.models import Club, Event, Hand, Membership, Player, Round, Seat, Session, Table
 
 CLUB_NAME = "Generated league"
@@ -135,6 +136,7 @@ def write_league(
         )
         if progress:
             progress(len(chunk))
+    aggregates.rebuild([event.pk])  # sessions written around the services: their standings sums
     return event
 
 

@@ -1,0 +1,161 @@
+"""Per-player sums per round (``RoundStanding``): what event and series standings add up.
+
+A session contributes to each of its players, by the one rule of what counts (the reads before
+these sums counted the same): nothing when abandoned; when it has hands, one session played, its
+placement points (``progress.placements``), its total and a win when the player's total is the
+table's best; for a finished Maumau series, the player's settled cents (the engine's
+``settle``). The sums are kept by adding the difference between a session's contribution before
+and after each write (``results``: submit, correct, void, confirm, abandon; in the write's
+transaction), so they stay exact under corrections and voids whatever their order:
+tests/tournaments/test_aggregates.py compares them with ``recompute`` after random sequences.
+
+Data written around the services (imports, generated leagues, tests building sessions by hand)
+calls ``rebuild`` for its events afterwards, as it calls ``results.settle_stored`` for sessions.
+
+Placement points are fractions whose denominators divide ``(n − 1) · k`` for a table of ``n``
+seats with ``k`` tied players; kept as integers times ``PLACEMENT_SCALE`` (a multiple of every
+such denominator), so sums stay exact and compare exactly.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+from math import lcm
+from typing import Iterable, Sequence
+
+from games.catalog import GAMES
+from games.rules.maumau import settle
+
+from .progress import placements
+
+MAX_SEATS = max(info.max_players for info in GAMES.values())
+PLACEMENT_SCALE = lcm(*((n - 1) * k for n in range(2, MAX_SEATS + 1) for k in range(1, n + 1)))
+FIELDS = ("played", "placement", "total", "wins", "cents")
+ZERO = (0, 0, 0, 0, 0)
+
+_ABANDONED, _FINISHED = "abandoned", "finished"
+
+
+def contribution(*, players: Sequence[int], totals: Sequence[int], status: str, hand_count: int, game: str,
+                 stake_cents: int) -> dict[int, tuple]:
+    """What one session, as stored, adds to each of its players' sums (``FIELDS`` in order)."""
+    if status == _ABANDONED or not players:
+        return {}
+    totals = list(totals) or [0] * len(players)
+    counted = hand_count > 0
+    money = game == "maumau" and status == _FINISHED
+    if not counted and not money:
+        return {}
+    points = placements(totals) if counted else None
+    best = max(totals) if counted else None
+    nets = settle([-total for total in totals], stake_cents)[0] if money else None
+    result = {}
+    for seat, player in enumerate(players):
+        if seat >= len(totals):
+            break
+        scaled = points[seat] * PLACEMENT_SCALE if counted else 0
+        if counted and Fraction(scaled).denominator != 1:
+            raise ValueError(f"placement points {points[seat]} are not a multiple of 1/{PLACEMENT_SCALE}")
+        result[player] = (
+            int(counted), int(scaled), totals[seat] if counted else 0, int(counted and totals[seat] == best),
+            nets[seat] if money else 0,
+        )
+    return result
+
+
+def session_contribution(session, players: Sequence[int], event) -> dict[int, tuple]:
+    """``contribution`` of a ``Session`` (its stored status, hand count and totals)."""
+    return contribution(players=players, totals=session.totals, status=session.status,
+                        hand_count=session.hand_count, game=event.game, stake_cents=event.maumau_stake_cents)
+
+
+def difference(before: dict, after: dict) -> list[tuple[int, tuple]]:
+    """(player, change of each field) for the players whose sums change, by player id (the order
+    in which rows are written, so that concurrent writes lock them in one order)."""
+    changes = []
+    for player in sorted(before.keys() | after.keys()):
+        old, new = before.get(player, ZERO), after.get(player, ZERO)
+        change = tuple(b - a for a, b in zip(old, new))
+        if any(change):
+            changes.append((player, change))
+    return changes
+
+
+def upsert_sql(table: str, quote, rows: int) -> str:
+    """INSERT … ON CONFLICT that adds ``rows`` changes (event, round, player, *FIELDS) to the sums
+    (PostgreSQL and SQLite)."""
+    columns = ["event_id", "round_id", "player_id", *FIELDS]
+    values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * rows)
+    sums = ", ".join(f"{quote(name)} = {quote(table)}.{quote(name)} + excluded.{quote(name)}" for name in FIELDS)
+    return (f"INSERT INTO {quote(table)} ({', '.join(quote(c) for c in columns)}) VALUES {values} "
+            f"ON CONFLICT (round_id, player_id) DO UPDATE SET {sums}")
+
+
+def upsert_params(event_id: int, round_id: int, changes: list[tuple[int, tuple]]) -> list:
+    return [value for player, change in changes for value in (event_id, round_id, player, *change)]
+
+
+def apply(event_id: int, round_id: int, changes: list[tuple[int, tuple]]) -> None:
+    """Add ``changes`` (``difference``) to the round's sums, in the caller's transaction."""
+    if not changes:
+        return
+    from django.db import connection
+
+    from .models import RoundStanding
+
+    with connection.cursor() as cursor:
+        cursor.execute(upsert_sql(RoundStanding._meta.db_table, connection.ops.quote_name, len(changes)),
+                       upsert_params(event_id, round_id, changes))
+
+
+def recompute(event_ids: Iterable[int], *, models=None) -> dict[tuple[int, int, int], tuple]:
+    """The sums computed from the events' sessions and seats: (event, round, player) → FIELDS.
+    ``models``: the model classes by name (a migration passes its historical ones)."""
+    if models is None:
+        from .models import Event, Seat, Session
+    else:
+        Event, Seat, Session = models["Event"], models["Seat"], models["Session"]
+    ids = list(event_ids)
+    events = {e.pk: e for e in Event.objects.filter(pk__in=ids).only("game", "maumau_stake_cents")}
+    seats: dict[int, list[int]] = defaultdict(list)
+    for table_id, player_id in (Seat.objects.filter(table__round__event__in=ids).order_by("table_id", "position")
+                                .values_list("table_id", "player_id")):
+        seats[table_id].append(player_id)
+    sums: dict[tuple[int, int, int], list[int]] = {}
+    rows = (Session.objects.filter(table__round__event__in=ids).order_by()
+            .values_list("table_id", "table__round_id", "table__round__event_id", "status", "hand_count", "totals"))
+    for table_id, round_id, event_id, status, hand_count, totals in rows.iterator(chunk_size=2000):
+        event = events[event_id]
+        added = contribution(players=seats[table_id], totals=totals or [], status=status, hand_count=hand_count,
+                             game=event.game, stake_cents=event.maumau_stake_cents)
+        for player, values in added.items():
+            kept = sums.setdefault((event_id, round_id, player), [0] * len(FIELDS))
+            for index, value in enumerate(values):
+                kept[index] += value
+    return {key: tuple(values) for key, values in sums.items()}
+
+
+def rebuild(event_ids: Iterable[int], *, models=None) -> None:
+    """Replace the events' sums by ``recompute``: after data written around the services, and
+    the migration's backfill."""
+    if models is None:
+        from .models import RoundStanding
+    else:
+        RoundStanding = models["RoundStanding"]
+    ids = list(event_ids)
+    sums = recompute(ids, models=models)
+    RoundStanding.objects.filter(event__in=ids).delete()
+    RoundStanding.objects.bulk_create(
+        (RoundStanding(event_id=event, round_id=round_, player_id=player, **dict(zip(FIELDS, values)))
+         for (event, round_, player), values in sums.items() if any(values)),
+        batch_size=2000,
+    )
+
+
+def stored(event_ids: Iterable[int]) -> dict[tuple[int, int, int], tuple]:
+    """The kept sums of the events, as ``recompute`` returns them (rows of zeros left out)."""
+    from .models import RoundStanding
+
+    rows = RoundStanding.objects.filter(event__in=list(event_ids)).values_list("event_id", "round_id", "player_id",
+                                                                                 *FIELDS)
+    return {tuple(row[:3]): tuple(row[3:]) for row in rows if any(row[3:])}
