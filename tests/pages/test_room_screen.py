@@ -129,6 +129,9 @@ def test_the_screen_shows_progress_moves_and_latest_results(evening):
     assert "Round 2:" in html and "1 of 3 tables finished" in html
     assert 'data-table="2" data-state="playing"' in html and "2 hands of 4" in html
     assert 'data-table="3" data-state="waiting"' in html
+    # The table not started shows its players' chances to win (three new players: even chances).
+    waiting = html.split('data-table="3" data-state="waiting"')[1].split("</article>")[0]
+    assert waiting.count('class="pct"') == 3 and "Hanna Otto" in waiting
     rows = html.split('<tbody>')[1].split('</tbody>')[0].split('<tr data-player="')[1:]
     shown = {int(row.split('"')[0]): row.split('data-move="')[1].split('"')[0] for row in rows}
     assert shown == {p["d"]: "up", p["c"]: "same", p["a"]: "down", p["b"]: "down", p["e"]: "new",
