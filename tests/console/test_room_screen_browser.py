@@ -10,7 +10,7 @@ import random
 import pytest
 
 from .conftest import PHONE, SCREENSHOTS
-from .test_live import post_hand, published_round  # noqa: F401 - the fixture
+from .test_live import post_hand
 
 pytestmark = pytest.mark.browser
 
