@@ -236,7 +236,8 @@ def screen_context(event: Event) -> dict:
 
     tables = []
     if progress is not None:
-        overview = round_overview(event)
+        # The chances are shown for the tables not started only: none to compute once all have begun.
+        overview = round_overview(event) if any(not table.hands for table in progress.tables) else None
         outlooks = {t["table"].number: t["outlook"] for t in overview["tables"]} if overview else {}
         for table in progress.tables:
             count = hands_text(event.game, table.hands)
@@ -280,7 +281,7 @@ def event_screen(request, pk: int):
     """The room screen for a projector across the room: the round's progress, the standings with
     the change since the previous round, the latest results and the series' top, in large type,
     kept up to date by server push (static/stich/live.js) without reloading: the whole screen is
-    one fragment (``?fragment=screen``), so its parts never disagree."""
+    one fragment (``?fragment=screen``), fetched again after every stored hand."""
     event = get_object_or_404(public_events().select_related("series"), pk=pk)
     context = screen_context(event)
     if request.GET.get("fragment") in ("screen", "standings"):
