@@ -178,16 +178,18 @@ def upset_view(tables: list, outlooks: dict, names: dict) -> dict | None:
             "round": upset.round_number, "table": upset.table_number, "win": upset.win}
 
 
-def round_overview(event: Event) -> dict | None:
+def round_overview(event: Event, names: dict | None = None) -> dict | None:
     """The room screen's round: the latest public round with tables, each table's players by their
-    public names (namesakes told apart) with their chances."""
+    public names (namesakes told apart) with their chances. ``names``: those names when the caller
+    read them already."""
     round_ = policy.public().rounds().filter(event=event, tables__isnull=False).order_by("-number").first()
     if round_ is None:
         return None
     tables = list(round_.tables.select_related("round__event").order_by("number").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.order_by("position"))))
     outlooks = tables_outlook(tables, game=event.game)
-    names = policy.public().names([seat.player_id for table in tables for seat in table.seats.all()])
+    if names is None:
+        names = policy.public().names([seat.player_id for table in tables for seat in table.seats.all()])
     return {"round": round_, "tables": [
         {"table": table,
          "outlook": outlook_view(outlooks.get(table.pk), [names[seat.player_id] for seat in table.seats.all()])}
@@ -237,7 +239,7 @@ def screen_context(event: Event) -> dict:
     tables = []
     if progress is not None:
         # The chances are shown for the tables not started only: none to compute once all have begun.
-        overview = round_overview(event) if any(not table.hands for table in progress.tables) else None
+        overview = round_overview(event, names) if any(not table.hands for table in progress.tables) else None
         outlooks = {t["table"].number: t["outlook"] for t in overview["tables"]} if overview else {}
         for table in progress.tables:
             count = hands_text(event.game, table.hands)
