@@ -16,12 +16,16 @@
   var socketPath = series ? "/ws/series/" + series + "/" : "/ws/events/" + regions[0].getAttribute("data-live-event") + "/";
   var timer = null, poller = null, retry = 1000, opened = false;
 
+  var asked = 0;  // refreshes asked for: a slower, older answer never replaces a newer one
+
   function refresh() {
+    var turn = ++asked;
     regions.forEach(function (region) {
       fetch(region.getAttribute("data-live"), {credentials: "same-origin", headers: {"X-Requested-With": "fetch"}})
         .then(function (response) { return response.ok ? response.text() : null; })
         .then(function (html) {
-          if (html === null) return;
+          if (html === null || turn < (region.liveTurn || 0)) return;
+          region.liveTurn = turn;
           region.innerHTML = html;
           region.setAttribute("data-live-updated", String(Date.now()));
           region.dispatchEvent(new CustomEvent("live:updated", {bubbles: true}));

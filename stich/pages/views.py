@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import formats, timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.catalog import GAMES
 from ratings.models import Rating
@@ -24,7 +25,7 @@ from ratings.outlook import PAGE_SESSIONS, event_upset, recent_calibration, tabl
 from ratings.selectors import displayed, leaderboard, player_history
 from ratings.templatetags.chances import outlook_view, percent
 
-from tournaments import policy
+from tournaments import policy, room
 from tournaments.models import Club, Event, Player, Seat, Session, Table
 from tournaments.display import (
     METRIC_HELP, METRIC_LABELS, METRIC_SHORT, hands_text, money, number,
@@ -204,31 +205,117 @@ def upset_view(tables: list, outlooks: dict, names: dict) -> dict | None:
             "round": upset.round_number, "table": upset.table_number, "win": upset.win}
 
 
-def round_overview(event: Event) -> dict | None:
+def round_overview(event: Event, names: dict | None = None) -> dict | None:
     """The room screen's round: the latest public round with tables, each table's players by their
-    public names with their chances."""
+    public names (namesakes told apart) with their chances. ``names``: those names when the caller
+    read them already."""
     round_ = policy.public().rounds().filter(event=event, tables__isnull=False).order_by("-number").first()
     if round_ is None:
         return None
     tables = list(round_.tables.select_related("round__event").order_by("number").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.order_by("position").select_related("player"))))
+        Prefetch("seats", queryset=Seat.objects.order_by("position"))))
     outlooks = tables_outlook(tables, game=event.game)
+    if names is None:
+        names = policy.public().names([seat.player_id for table in tables for seat in table.seats.all()])
     return {"round": round_, "tables": [
         {"table": table,
-         "outlook": outlook_view(outlooks.get(table.pk), [seat.player.public_name for seat in table.seats.all()])}
+         "outlook": outlook_view(outlooks.get(table.pk), [names[seat.player_id] for seat in table.seats.all()])}
         for table in tables
     ]}
 
 
+def _move_view(move: int | None) -> dict:
+    """A change of rank as the screen shows it: an arrow and the places, and the same in words."""
+    if move is None:
+        return {"kind": "new", "text": _("new"), "words": _("new in the standings")}
+    if move > 0:
+        return {"kind": "up", "text": f"▲{move}",
+                "words": ngettext("up %(n)s place", "up %(n)s places", move) % {"n": move}}
+    if move < 0:
+        return {"kind": "down", "text": f"▼{-move}",
+                "words": ngettext("down %(n)s place", "down %(n)s places", -move) % {"n": -move}}
+    return {"kind": "same", "text": "=", "words": _("same place")}
+
+
+SCREEN_SERIES_ROWS = 5
+TABLE_STATES = {
+    "waiting": gettext_lazy("not started"), "playing": gettext_lazy("in progress"),
+    "finished": gettext_lazy("finished"), "abandoned": gettext_lazy("abandoned"),
+    "confirming": gettext_lazy("waiting for confirmation"),
+}
+
+
+def screen_context(event: Event, page: int = 1) -> dict:
+    """Everything the room screen shows, as the public sees it (held rounds missing): the round's
+    progress table by table, the standings with the change since the previous round, the latest
+    finished sessions with their winners, and the top of the series the event counts for."""
+    public = policy.public()
+    read = session_results(event, visibility=public)
+    context = standings_context(event, page=page)
+    previous, moves = room.standings_moves(event, read)
+    if previous is not None:
+        for row in context["standings"]:
+            row["move"] = _move_view(moves.get(row["player_id"]))
+    progress = room.round_progress(event, visibility=public)
+    latest = room.latest_results(read)
+    seen = {row["player_id"] for row in context["standings"]}
+    seen.update(p for table in (progress.tables if progress else []) for p in table.players)
+    seen.update(p for session in latest for p in session.players)
+    names = public.names(seen)
+
+    tables = []
+    if progress is not None:
+        # The chances are shown for the tables not started only: none to compute once all have begun.
+        overview = round_overview(event, names) if any(not table.hands for table in progress.tables) else None
+        outlooks = {t["table"].number: t["outlook"] for t in overview["tables"]} if overview else {}
+        for table in progress.tables:
+            count = hands_text(event.game, table.hands)
+            if table.due:
+                count = _("%(entered)s of %(due)s") % {"entered": count, "due": table.due}
+            elif table.hands:
+                count = _("%(entered)s, best total %(best)s of %(target)s") % {
+                    "entered": count, "best": max(table.totals), "target": table.target}
+            outlook = outlooks.get(table.number)
+            chances = {seat["player"]: seat["percent"] for seat in outlook["seats"]} if outlook else {}
+            tables.append({
+                "number": table.number, "state": table.state, "label": str(TABLE_STATES[table.state]),
+                "count": count,
+                "seats": [{"name": names.get(p, ""), "total": number(total) if table.hands else None,
+                           "chance": None if table.hands else chances.get(p)}
+                          for p, total in zip(table.players, table.totals)],
+            })
+    series = None
+    if event.series_id is not None and public.series().filter(pk=event.series_id).exists():
+        from .series import series_context
+
+        whole = series_context(event.series)
+        series = {"series": event.series, "standings": whole["standings"][:SCREEN_SERIES_ROWS],
+                  "more": max(0, len(whole["standings"]) - SCREEN_SERIES_ROWS)}
+    return {
+        **context, "game_name": GAMES[event.game].name, "screen": True, "moves": previous is not None,
+        "previous_round": previous, "series_top": series,
+        "progress": progress and {"round": progress.round_number, "finished": progress.finished,
+                                  "total": len(progress.tables), "tables": tables},
+        "latest": [
+            {"round": s.round_number, "table": s.table_number,
+             "winners": [names.get(p, "") for p in s.winners], "best": number(max(s.totals)),
+             "others": [{"name": names.get(p, ""), "total": number(t)}
+                        for p, t in sorted(zip(s.players, s.totals), key=lambda pt: -pt[1]) if p not in s.winners]}
+            for s in latest
+        ],
+    }
+
+
 def event_screen(request, pk: int):
-    """The room screen: the standings in large type for a projector, kept up to date by server
-    push (static/stich/live.js) without reloading."""
-    event = get_object_or_404(public_events(), pk=pk)
-    context = standings_context(event, page=_page_number(request))
-    if request.GET.get("fragment") == "standings":
-        return render(request, "pages/_standings.html", {**context, "screen": True})
-    return render(request, "pages/screen.html", {**context, "game_name": GAMES[event.game].name, "screen": True,
-                                                 "overview": round_overview(event)})
+    """The room screen for a projector across the room: the round's progress, the standings with
+    the change since the previous round, the latest results and the series' top, in large type,
+    kept up to date by server push (static/stich/live.js) without reloading: the whole screen is
+    one fragment (``?fragment=screen``), fetched again after every stored hand."""
+    event = get_object_or_404(public_events().select_related("series"), pk=pk)
+    context = screen_context(event, page=_page_number(request))
+    if request.GET.get("fragment") in ("screen", "standings"):
+        return render(request, "pages/_screen.html", context)
+    return render(request, "pages/screen.html", context)
 
 
 def standings_print(request, pk: int):

@@ -124,3 +124,22 @@ def log_in(page, base: str, username: str, password: str) -> None:
     page.fill("#id_password", password)
     with page.expect_navigation():
         page.click("#log-in")
+
+
+@pytest.fixture
+def published_round(transactional_db):
+    """A published Mü event with one round of three tables of four, no hands yet."""
+    from tests.conftest import make_user
+    from tournaments import services
+    from tournaments.models import Club
+
+    organiser = make_user("screen_organiser")
+    club = services.club_create(by_user=None, name="Screen Club", organisers=[organiser])
+    players = [services.player_create(by_user=organiser, name=f"Spieler {i:02d}", clubs=[club]) for i in range(12)]
+    event = services.event_create(by_user=organiser, club=club, name="Screen Cup", game="mu", published=True,
+                                  mu_fixed_deals=4)
+    round_ = services.round_create(event=event, by_user=organiser)
+    tables = [services.table_create(round_=round_, players=players[4 * i:4 * i + 4], by_user=organiser, first_dealer=0)
+              for i in range(3)]
+    assert Club.objects.count() == 1
+    return organiser, event, tables

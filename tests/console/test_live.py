@@ -9,7 +9,6 @@ import urllib.request
 
 import pytest
 from tests.api.play import next_record
-from tests.conftest import make_user
 
 from .conftest import SCREENSHOTS
 
@@ -27,24 +26,6 @@ def post_hand(base: str, table, token: str, rng: random.Random) -> dict:
     with urllib.request.urlopen(request, timeout=10) as response:
         assert response.status == 201
         return json.load(response)
-
-
-@pytest.fixture
-def published_round(transactional_db):
-    """A published Mü event with one round of three tables of four, no hands yet."""
-    from tournaments import services
-    from tournaments.models import Club
-
-    organiser = make_user("screen_organiser")
-    club = services.club_create(by_user=None, name="Screen Club", organisers=[organiser])
-    players = [services.player_create(by_user=organiser, name=f"Spieler {i:02d}", clubs=[club]) for i in range(12)]
-    event = services.event_create(by_user=organiser, club=club, name="Screen Cup", game="mu", published=True,
-                                  mu_fixed_deals=4)
-    round_ = services.round_create(event=event, by_user=organiser)
-    tables = [services.table_create(round_=round_, players=players[4 * i:4 * i + 4], by_user=organiser, first_dealer=0)
-              for i in range(3)]
-    assert Club.objects.count() == 1
-    return organiser, event, tables
 
 
 @pytest.mark.browser
