@@ -64,7 +64,8 @@ def player_session_results(player: Player, *, visibility: policy.Visibility) -> 
 
 
 def _standings(event: Event, results: list[SessionResult]) -> list[StandingRow]:
-    lines = [SessionLine(result.players, result.totals) for result in results if result.hands]
+    lines = [SessionLine(result.players, result.totals, result.session.status == Session.Status.FINISHED)
+             for result in results if result.hands]
     metrics = [name for name in event.standings_metrics.split(",") if name]
     return standings(lines, metrics)
 
@@ -156,15 +157,15 @@ def series_results(series, *, visibility: policy.Visibility, events: list[Event]
     sessions = (visibility.sessions().filter(table__round__event__in=ids, hand_count__gt=0)
                 .exclude(status=Session.Status.ABANDONED)
                 .order_by("table__round__number", "table__number", "number")
-                .values_list("table_id", "table__round__event_id", "totals"))
+                .values_list("table_id", "table__round__event_id", "totals", "status"))
     seats: dict[int, list[int]] = defaultdict(list)
     for table_id, player_id in (Seat.objects.filter(table__round__event__in=ids).order_by("table_id", "position")
                                 .values_list("table_id", "player_id")):
         seats[table_id].append(player_id)
     lines: dict[int, list[SessionLine]] = defaultdict(list)
-    for table_id, event_id, totals in sessions:
+    for table_id, event_id, totals, status in sessions:
         players = seats[table_id]
-        lines[event_id].append(SessionLine(players, list(totals) or [0] * len(players)))
+        lines[event_id].append(SessionLine(players, list(totals) or [0] * len(players), status == Session.Status.FINISHED))
     results = []
     for event in events:
         totals: dict[int, int] = defaultdict(int)
