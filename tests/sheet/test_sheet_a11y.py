@@ -8,7 +8,7 @@ import os
 import pytest
 
 from tests.pages.axe import assert_accessible
-from tests.pages.test_browser import PHONE
+from tests.pages.test_browser import PHONE, SCREENSHOTS
 
 from .world import play_hands
 
@@ -180,3 +180,39 @@ def test_a_hand_to_confirm_offers_big_targets(live_server, transactional_db, bro
     measure(page, "confirm dialog")
     assert not errors
     context.close()
+
+
+CLIPPED_JS = """() => {
+  const cut = Array.from(document.querySelectorAll('#stacks th'))
+    .filter(th => th.scrollWidth > th.clientWidth + 1 || th.scrollHeight > th.clientHeight + 1)
+    .map(th => th.innerText);
+  const legends = Array.from(document.querySelectorAll('#hand-form fieldset:not([hidden]) > legend')).map(legend => {
+    const box = legend.getBoundingClientRect(), field = legend.parentElement.getBoundingClientRect();
+    return {text: legend.innerText, inside: box.top > field.top && box.left >= field.left && box.right <= field.right,
+            lines: Math.round(box.height / parseFloat(getComputedStyle(legend).lineHeight))};
+  });
+  return {cut, legends};
+}"""
+
+
+def test_lut_names_and_legends_fit_a_phone(live_server, transactional_db, browser):
+    from tournaments.models import Player
+
+    from .world import build_evening
+
+    evening = build_evening()
+    table = evening.tables["lut"]
+    # A long name and a long word: they wrap, nothing is cut off.
+    Player.objects.filter(pk=evening.players[1].pk).update(name="Bartholomäus Schmidt-Oberhausen")
+    for locale in ("de-DE", "fi-FI", "en-GB"):
+        context, page, errors = open_sheet(browser, f"{live_server.url}/t/{table.scorer_token}/", locale=locale)
+        found = page.evaluate(CLIPPED_JS)
+        assert not found["cut"], (locale, found["cut"])
+        names = page.locator("#stacks tbody th.name").all_inner_texts()
+        assert any("Bartholomäus" in name and "Oberhausen" in name for name in names), names
+        assert found["legends"] and all(legend["inside"] for legend in found["legends"]), (locale, found["legends"])
+        assert any(legend["lines"] >= 2 for legend in found["legends"]) or locale == "en-GB"
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+        page.screenshot(path=str(SCREENSHOTS / f"sheet-lut-{locale[:2]}-375.png"), full_page=True)
+        assert not errors
+        context.close()
