@@ -161,6 +161,7 @@ def test_every_tap_target_of_the_sheet_is_at_least_44_px_on_a_phone(live, browse
             count += measure(page, "maumau cards")
         page.locator("#upload summary").click()
         count += measure(page, f"{game} upload")
+        page.screenshot(path=str(SCREENSHOTS / f"sheet-targets-{game}-375.png"), full_page=True)
         assert count >= 20, game
         assert not errors
         context.close()
