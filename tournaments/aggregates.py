@@ -1,10 +1,11 @@
 """Per-player sums per round (``RoundStanding``): what event and series standings add up.
 
-A session contributes to each of its players, by the one rule of what counts (the reads before
-these sums counted the same): nothing when abandoned; when it has hands, one session played, its
-placement points (``progress.placements``), its total and a win when the player's total is the
-table's best; for a finished Maumau series, the player's settled cents (the engine's
-``settle``). The sums are kept by adding the difference between a session's contribution before
+A session contributes to each of its players, by the one rule of what counts
+(``standings``: a session under way adds its points so far, a finished one its result): nothing
+when abandoned; when it has hands, one session seated and its total; when it is finished as
+well, one session played, its placement points (``progress.placements``) and a win when the
+player's total is the table's best; for a finished Maumau series, the player's settled cents
+(the engine's ``settle``). The sums are kept by adding the difference between a session's contribution before
 and after each write (``results``: submit, correct, void, confirm, abandon; in the write's
 transaction), so they stay exact under corrections and voids whatever their order:
 tests/tournaments/test_aggregates.py compares them with ``recompute`` after random sequences.
@@ -30,8 +31,8 @@ from .progress import placements
 
 MAX_SEATS = max(info.max_players for info in GAMES.values())
 PLACEMENT_SCALE = lcm(*((n - 1) * k for n in range(2, MAX_SEATS + 1) for k in range(1, n + 1)))
-FIELDS = ("played", "placement", "total", "wins", "cents")
-ZERO = (0, 0, 0, 0, 0)
+FIELDS = ("seated", "played", "placement", "total", "wins", "cents")
+ZERO = (0,) * len(FIELDS)
 
 _ABANDONED, _FINISHED = "abandoned", "finished"
 
@@ -43,22 +44,23 @@ def contribution(*, players: Sequence[int], totals: Sequence[int], status: str, 
         return {}
     totals = list(totals) or [0] * len(players)
     counted = hand_count > 0
+    finished = counted and status == _FINISHED
     money = game == "maumau" and status == _FINISHED
     if not counted and not money:
         return {}
-    points = placements(totals) if counted else None
-    best = max(totals) if counted else None
+    points = placements(totals) if finished else None
+    best = max(totals) if finished else None
     nets = settle([-total for total in totals], stake_cents)[0] if money else None
     result = {}
     for seat, player in enumerate(players):
         if seat >= len(totals):
             break
-        scaled = points[seat] * PLACEMENT_SCALE if counted else 0
-        if counted and Fraction(scaled).denominator != 1:
+        scaled = points[seat] * PLACEMENT_SCALE if finished else 0
+        if finished and Fraction(scaled).denominator != 1:
             raise ValueError(f"placement points {points[seat]} are not a multiple of 1/{PLACEMENT_SCALE}")
         result[player] = (
-            int(counted), int(scaled), totals[seat] if counted else 0, int(counted and totals[seat] == best),
-            nets[seat] if money else 0,
+            int(counted), int(finished), int(scaled), totals[seat] if counted else 0,
+            int(finished and totals[seat] == best), nets[seat] if money else 0,
         )
     return result
 

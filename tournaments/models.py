@@ -338,7 +338,8 @@ class RoundStanding(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    played = models.IntegerField(default=0)
+    seated = models.IntegerField(default=0)  # sessions with a hand, finished or under way
+    played = models.IntegerField(default=0)  # finished sessions
     placement = models.BigIntegerField(default=0)
     total = models.BigIntegerField(default=0)
     wins = models.IntegerField(default=0)

@@ -15,7 +15,8 @@ from django.db.models import Count, Prefetch, Q
 from . import policy
 from .models import Event, Seat, Session
 from .progress import SessionRules, session_length
-from .selectors import SessionResult, _standings
+from .selectors import SessionResult
+from .standings import SessionLine, StandingRow, standings
 from .series import trend
 
 
@@ -73,6 +74,13 @@ def round_progress(event: Event, *, visibility: policy.Visibility) -> RoundProgr
         totals = (list(session.totals) if session is not None else []) or [0] * len(players)
         rows.append(TableProgress(table.number, state, hands, length.hands, length.target, players, totals))
     return RoundProgress(round_.number, rows)
+
+
+def _standings(event: Event, results: list[SessionResult]) -> list[StandingRow]:
+    """The standings over ``results`` (some of an event's rounds), by the event's metrics."""
+    lines = [SessionLine(result.players, result.totals, result.session.status == Session.Status.FINISHED)
+             for result in results if result.hands]
+    return standings(lines, [name for name in event.standings_metrics.split(",") if name])
 
 
 def standings_moves(event: Event, results: list[SessionResult]) -> tuple[int | None, dict]:

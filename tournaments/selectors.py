@@ -79,7 +79,7 @@ def _metrics(event: Event) -> list[str]:
 def event_sums(event_ids, *, visibility: policy.Visibility) -> dict[int, dict[int, tuple[Sums, int]]]:
     """Event id → player id → (his ``Sums``, his Maumau cents) over the rounds this user sees:
     one query over the kept round sums (``tournaments/aggregates.py``), whatever the number of
-    sessions. Players who played no session that counts are left out. Written as SQL (the
+    sessions. Players seated at no session with a hand are left out. Written as SQL (the
     rounds' visibility compiled by the ORM): the rows come as plain integers."""
     ids = [int(pk) for pk in event_ids]
     if not ids:
@@ -89,12 +89,12 @@ def event_sums(event_ids, *, visibility: policy.Visibility) -> dict[int, dict[in
     sums = ", ".join(f"CAST(SUM({quote(name)}) AS BIGINT)" for name in FIELDS)
     sql = (f"SELECT event_id, player_id, {sums} FROM {quote(RoundStanding._meta.db_table)} "
            f"WHERE event_id IN ({', '.join(['%s'] * len(ids))}) AND round_id IN ({rounds_sql}) "
-           f"GROUP BY event_id, player_id HAVING SUM({quote('played')}) > 0")
+           f"GROUP BY event_id, player_id HAVING SUM({quote('seated')}) > 0")
     found: dict[int, dict[int, tuple[Sums, int]]] = defaultdict(dict)
     with connection.cursor() as cursor:
         cursor.execute(sql, [*ids, *rounds_params])
-        for event_id, player, played, placement, total, wins, cents in cursor.fetchall():
-            found[event_id][player] = (Sums(played, placement, total, wins), cents)
+        for event_id, player, seated, played, placement, total, wins, cents in cursor.fetchall():
+            found[event_id][player] = (Sums(seated, played, placement, total, wins), cents)
     return found
 
 

@@ -4,6 +4,10 @@ Raw totals are not comparable across tables (a Mü table of 3 has 36 points in p
 Mit List und Tücke of 6 plays six rounds, of 4 four), so the default ranks by placement points per
 session first, then by the game's total, then by sessions won. An event lists its metrics by name
 in ``standings_metrics``; a player's rank is shared with everyone equal on all of them.
+
+A session still under way counts with its points so far in the total (the live standings follow
+the tables) but not as played, won or placed: only a finished session has a result. Everyone
+seated at a session with a hand is listed (played 0 until his first session is over).
 """
 from __future__ import annotations
 
@@ -18,10 +22,15 @@ from .progress import placements
 
 @dataclass(frozen=True)
 class SessionLine:
-    """One session as standings see it: who sat where and their session totals."""
+    """One session as standings see it: who sat where, their session totals, whether it is over."""
 
     players: Sequence[Hashable]
     totals: Sequence[int]
+    finished: bool = True
+
+
+def _finished(lines: Sequence[SessionLine]) -> list[SessionLine]:
+    return [line for line in lines if line.finished]
 
 
 class Metric:
@@ -48,7 +57,7 @@ class Placement(Metric):
 
     def values(self, lines):
         result = defaultdict(Fraction)
-        for line in lines:
+        for line in _finished(lines):
             for player, points in zip(line.players, placements(line.totals)):
                 result[player] += points
         return result
@@ -76,7 +85,7 @@ class Wins(Metric):
 
     def values(self, lines):
         result = defaultdict(int)
-        for line in lines:
+        for line in _finished(lines):
             best = max(line.totals)
             for player, total in zip(line.players, line.totals):
                 result[player] += total == best
@@ -91,7 +100,7 @@ class AveragePlacement(Metric):
 
     def values(self, lines):
         points, played = Placement().values(lines), Played().values(lines)
-        return {player: points[player] / played[player] for player in played}
+        return {player: points[player] / played[player] for player in played if played[player]}
 
 
 @metric
@@ -99,8 +108,9 @@ class Played(Metric):
     name, label = "played", "Sessions"
 
     def values(self, lines):
+        """Sessions finished."""
         result = defaultdict(int)
-        for line in lines:
+        for line in _finished(lines):
             for player in line.players:
                 result[player] += 1
         return result
@@ -110,8 +120,10 @@ class Played(Metric):
 class Sums:
     """A player's sums over the sessions that count (``tournaments/aggregates.py`` keeps them per
     round): every metric follows from them. ``placement`` is in units of
-    ``aggregates.PLACEMENT_SCALE`` (an exact integer), so that ranking compares integers."""
+    ``aggregates.PLACEMENT_SCALE`` (an exact integer), so that ranking compares integers.
+    ``seated``: sessions with a hand, finished or not; ``played``: finished ones."""
 
+    seated: int
     played: int
     placement: int
     total: int
@@ -124,13 +136,13 @@ _VALUES = {
     "placement": lambda s: Fraction(s.placement, PLACEMENT_SCALE),
     "total": lambda s: s.total,
     "wins": lambda s: s.wins,
-    "average_placement": lambda s: Fraction(s.placement, PLACEMENT_SCALE * s.played),
+    "average_placement": lambda s: Fraction(s.placement, PLACEMENT_SCALE * s.played) if s.played else Fraction(0),
     "played": lambda s: s.played,
 }
 _KEYS = {
     **_VALUES,
     "placement": lambda s: s.placement,
-    "average_placement": lambda s: Fraction(s.placement, s.played),
+    "average_placement": lambda s: Fraction(s.placement, s.played) if s.played else Fraction(0),
 }
 
 
@@ -138,10 +150,15 @@ def sums_of(lines: Sequence[SessionLine]) -> dict:
     """Each player's ``Sums`` over ``lines``."""
     points, totals, wins, played = (Placement().values(lines), Total().values(lines), Wins().values(lines),
                                     Played().values(lines))
-    scaled = {player: points[player] * PLACEMENT_SCALE for player in played}
-    if any(value.denominator != 1 for value in scaled.values()):
+    seated: dict = defaultdict(int)
+    for line in lines:
+        for player in line.players:
+            seated[player] += 1
+    scaled = {player: points.get(player, 0) * PLACEMENT_SCALE for player in seated}
+    if any(Fraction(value).denominator != 1 for value in scaled.values()):
         raise ValueError("placement points that are not a multiple of 1/PLACEMENT_SCALE")
-    return {player: Sums(played[player], int(scaled[player]), totals[player], wins[player]) for player in played}
+    return {player: Sums(seated[player], played.get(player, 0), int(scaled[player]), totals.get(player, 0),
+                         wins.get(player, 0)) for player in seated}
 
 
 @dataclass
@@ -158,12 +175,12 @@ def standings(lines: Sequence[SessionLine], metric_names: Sequence[str]) -> list
 
 
 def ranked(sums: dict, metric_names: Sequence[str], *, values: bool = True) -> list[StandingRow]:
-    """Rows best first from each player's ``Sums`` (players who played); equal on every metric
+    """Rows best first from each player's ``Sums`` (players seated at a session with a hand); equal on every metric
     means an equal (shared) rank, numbered over all players (a page of them keeps these ranks).
     ``values=False``: ranks only (``metrics`` left empty), as a series reads its events."""
     names = [name for name in metric_names if name in METRICS]
     keys = [_KEYS[name] for name in names]
-    ranking = {player: tuple(key(s) for key in keys) for player, s in sums.items() if s.played}
+    ranking = {player: tuple(key(s) for key in keys) for player, s in sums.items() if s.seated}
     players = sorted(ranking, key=lambda p: (tuple(-value for value in ranking[p]), str(p)))
     rows: list[StandingRow] = []
     previous = None

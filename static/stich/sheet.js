@@ -114,6 +114,10 @@ function renderSlot() {
   const dealer = chosenDealer(current);
   $("#entry-hand").textContent = format(editing ? text.fixing : text.hand, { number: current.hand });
   $("#dealer-line").textContent = format(text.deals, { name: names[dealer] });
+  // The running sheet's "Next" line says the same as the heading: the server's next hand comes
+  // after the hands waiting on this phone too (after a reload offline its copy is older).
+  const nextLine = $("#next-dealer");
+  if (nextLine && text.next && !editing) nextLine.textContent = format(text.next, { number: current.hand, name: names[dealer] });
   $$("[data-seat] .dealer-mark, [data-path] .dealer-mark", form).forEach((mark) => { mark.hidden = true; });
   $$(".dealer-mark", form).forEach((mark) => {
     const row = mark.closest("[data-seat], tr[data-path], .player-row");

@@ -242,6 +242,26 @@ def test_abandoned_session_leaves_the_standings(world):
     assert not players & {row["player"] for row in rows}
 
 
+def test_a_session_under_way_is_not_played_or_won_in_the_live_standings(world):
+    event = world.events["lut"]
+    finished_table, open_table = list(event.rounds.get().tables.order_by("number"))[:2]
+    client = client_for(world.organiser)
+    play_session(client, finished_table, "lut", random.Random(16))
+    # One round of four at the second table: its points so far count, the session does not.
+    url = f"/api/v1/tables/{open_table.pk}/hands/"
+    answer = client.post(url, next_record("lut", random.Random(17), 4, None, open_table.first_dealer), format="json")
+    assert answer.status_code == 201 and answer.json()["session"]["status"] == "open"
+    so_far = dict(zip(open_table.seats.order_by("position").values_list("player_id", flat=True),
+                      answer.json()["session"]["totals"]))
+    assert any(so_far.values())
+    rows = {row["player"]: row for row in client.get(f"/api/v1/events/{event.pk}/standings/").json()["standings"]}
+    for player, total in so_far.items():
+        assert (rows[player]["played"], rows[player]["wins"], rows[player]["placement"]) == (0, 0, 0)
+        assert rows[player]["total"] == total
+    finished = set(finished_table.seats.values_list("player_id", flat=True))
+    assert {rows[p]["played"] for p in finished} == {1} and sum(rows[p]["wins"] for p in finished) >= 1
+
+
 def test_dry_run_answers_and_stores_nothing(world):
     record = next_record("mu", random.Random(16), 5, None)
     before = snapshot()

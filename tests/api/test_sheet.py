@@ -78,7 +78,8 @@ def test_the_sheet_page_by_link_without_an_account(world):
 
 
 def test_my_table_takes_a_seated_player_to_his_sheet(world, client):
-    assert client.get("/my-table/").status_code == 302  # to the login
+    anonymous = client.get("/my-table/")
+    assert anonymous.status_code == 302 and anonymous["Location"].startswith("/accounts/login/?next=")  # the site's login
     client.force_login(world.player_user)
     response = client.get("/my-table/")
     # Player 00 sits at table 1 of each of the three events: a list to choose from.

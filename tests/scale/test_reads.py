@@ -38,9 +38,12 @@ def reference_results(event, visibility):
 
 
 def reference_standings(event, results):
+    from tournaments.models import Session
     from tournaments.standings import SessionLine, standings
 
-    lines = [SessionLine(players, totals) for _, players, totals, hands, _ in results if hands]
+    finished = set(Session.objects.filter(pk__in=[r[0] for r in results], status=Session.Status.FINISHED)
+                   .values_list("pk", flat=True))
+    lines = [SessionLine(players, totals, pk in finished) for pk, players, totals, hands, _ in results if hands]
     return standings(lines, [name for name in event.standings_metrics.split(",") if name])
 
 

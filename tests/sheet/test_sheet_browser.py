@@ -327,6 +327,11 @@ def test_offline_hands_arrive_once_in_order(live, browser):
     page.wait_for_selector("html[data-ready]", timeout=TIMEOUT)
     assert page.locator('#queue li[data-state="waiting"]').count() == 2
     assert Hand.objects.filter(session__table=table).count() == 1
+    # The heading and the running sheet's "Next" line agree on the round and its dealer: the 4th,
+    # dealt by the seat after the 3rd's dealer (the first dealer is Anna, seat 0).
+    assert page.inner_text("#entry-hand") == "Round 4"
+    assert page.inner_text("#dealer-line") == "Dagmar Muster deals"
+    assert page.inner_text("#next-dealer") == "Next: round 4, dealt by Dagmar Muster."
 
     context.set_offline(False)
     page.wait_for_selector('#queue li[data-hand="3"][data-state="sent"]', timeout=15_000)

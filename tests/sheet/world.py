@@ -43,3 +43,24 @@ def build_evening(*, mu_players: int = 5, confirm_hands: bool = False, mu_fixed_
                                     by_user=None)
         events[game] = event
     return Evening(organiser, players, tables, events)
+
+
+def play_hands(table, hands: int, seed: int, by_user) -> None:
+    """``hands`` generated legal hands at ``table`` (the engine's simulator), through the service."""
+    import random
+    from importlib import import_module
+
+    from tournaments.results import Entry, current_session, hand_submit, session_summary
+
+    game = table.round.event.game
+    simulate = import_module(f"games.simulate.{game}")
+    rng = random.Random(seed)
+    players = table.seats.count()
+    for _ in range(hands):
+        session = current_session(table, create=False)
+        following = (session_summary(session)["next"] if session is not None
+                     else {"dealer": table.first_dealer, "direction": 1})
+        dealer = following["dealer"] if following["dealer"] is not None else 0
+        options = {"direction": following["direction"] or 1} if game == "maumau" else {}
+        record = simulate.random_record(rng, players, dealer=dealer, **options)
+        hand_submit(table_id=table.pk, entry=Entry(record), by_user=by_user)

@@ -123,7 +123,7 @@ def test_rebuild_equals_the_sums_kept_by_the_services(world):
 def test_placement_points_are_kept_exactly_for_every_table_size_and_tie():
     from fractions import Fraction
 
-    from tournaments.aggregates import PLACEMENT_SCALE, contribution
+    from tournaments.aggregates import FIELDS, PLACEMENT_SCALE, contribution
     from tournaments.progress import placements
 
     rng = random.Random(5)
@@ -132,4 +132,4 @@ def test_placement_points_are_kept_exactly_for_every_table_size_and_tie():
         totals = [rng.choice([0, 10, 20]) for _ in range(seats)]
         added = contribution(players=list(range(seats)), totals=totals, status="finished", hand_count=3, game="mu",
                              stake_cents=0)
-        assert [Fraction(added[seat][1], PLACEMENT_SCALE) for seat in range(seats)] == placements(totals)
+        assert [Fraction(added[seat][FIELDS.index("placement")], PLACEMENT_SCALE) for seat in range(seats)] == placements(totals)

@@ -77,3 +77,17 @@ def test_metrics_are_configurable():
     by_wins = standings(lines, ["wins", "total"])
     assert by_total[0].player == "b"
     assert by_wins[0].player == "b" and by_wins[0].metrics["wins"] == 1 and by_wins[1].metrics["wins"] == 1
+
+
+def test_a_session_under_way_counts_its_points_but_is_not_played_won_or_placed():
+    lines = [
+        SessionLine(["a", "b"], [10, 5]),  # finished: a won
+        SessionLine(["a", "b"], [0, 30], finished=False),  # under way: b leads
+        SessionLine(["c", "d"], [7, 3], finished=False),  # c and d have finished nothing yet
+    ]
+    rows = {row.player: row for row in standings(lines, ["placement", "total", "wins", "average_placement"])}
+    assert {p: row.played for p, row in rows.items()} == {"a": 1, "b": 1, "c": 0, "d": 0}
+    assert {p: row.metrics["wins"] for p, row in rows.items()} == {"a": 1, "b": 0, "c": 0, "d": 0}
+    assert {p: row.metrics["placement"] for p, row in rows.items()} == {"a": 1, "b": 0, "c": 0, "d": 0}
+    assert {p: row.metrics["total"] for p, row in rows.items()} == {"a": 10, "b": 35, "c": 7, "d": 3}
+    assert rows["c"].metrics["average_placement"] == 0 and rows["a"].metrics["average_placement"] == 1

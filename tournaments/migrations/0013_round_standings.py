@@ -26,6 +26,7 @@ class Migration(migrations.Migration):
             name='RoundStanding',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('seated', models.IntegerField(default=0)),
                 ('played', models.IntegerField(default=0)),
                 ('placement', models.BigIntegerField(default=0)),
                 ('total', models.BigIntegerField(default=0)),

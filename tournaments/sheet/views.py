@@ -166,6 +166,7 @@ def _texts(game: str) -> dict:
                   "lut": _("Round %(number)s")}.get(game, _("Hand %(number)s"))
     return {
         "hand": hand_label, "fixing": _("Fix hand %(number)s"), "deals": _("%(name)s deals"),
+        "next": game_words(game)["next"],
         "waiting": _("waiting"), "sending": _("sending…"), "sent": _("sent"), "rejected": _("rejected"),
         "retrying": _("trying again"),
         "serverError": _("The server could not take the hand now (error %(status)s)."),
@@ -245,7 +246,8 @@ def _my_table(request, pk: int) -> tuple[Table, int]:
 
 
 def _login(request):
-    return redirect_to_login(request.get_full_path(), reverse("rest_framework:login"))
+    # The site's own login page (in the reader's language), not the browsable API's.
+    return redirect_to_login(request.get_full_path(), reverse("login"))
 
 
 @never_cache
