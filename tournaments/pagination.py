@@ -1,0 +1,25 @@
+"""The API's pages: ``?page=N`` (from 1) and ``?page_size=M`` (default ``PAGE_SIZE``, 50; at most
+``MAX_PAGE_SIZE``, a larger value gives that many). ``next`` and ``previous`` keep the page size
+asked for, so following them reads the same pages."""
+from __future__ import annotations
+
+from rest_framework import pagination
+
+MAX_PAGE_SIZE = 200
+
+
+class PageNumberPagination(pagination.PageNumberPagination):
+    page_size_query_param = "page_size"
+    max_page_size = MAX_PAGE_SIZE
+    page_size_query_description = (f"Results per page: default 50, at most {MAX_PAGE_SIZE} (a larger value gives "
+                                   f"{MAX_PAGE_SIZE}).")
+    page_query_description = "The page number, from 1 (a page past the last one is 404)."
+
+    def get_schema_operation_parameters(self, view):
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"] = {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE, "default": 50}
+            elif parameter["name"] == self.page_query_param:
+                parameter["schema"] = {"type": "integer", "minimum": 1, "default": 1}
+        return parameters
