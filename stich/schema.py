@@ -13,9 +13,14 @@ refuses a write), 404 (an object that does not exist or is not visible, a page p
 """
 from __future__ import annotations
 
+from games.api import MU_SUMMARY
 from games.rules import Code
 from games.rules.schema import openapi_components
 from tournaments.errors import Error
+
+from .api_examples import EXAMPLES
+
+CORRECTION_EXAMPLES = [("Correct a hand's record", {"record": MU_SUMMARY, "reason": "The card points were swapped."})]
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -65,6 +70,13 @@ DESCRIPTIONS = {
     "415": "`unsupported_media_type`: the body is not `application/json`.",
 }
 WRITES = {"post", "put", "patch", "delete"}
+# The file variants of reads, each an operation at its own address (the README's spelling; errors
+# stay JSON): path of the JSON read -> (address of the file, its media type).
+FILE_VARIANTS = {
+    "/api/v1/events/{id}/standings/": ("/api/v1/events/{id}/standings.csv", "text/csv"),
+    "/api/v1/series/{id}/standings/": ("/api/v1/series/{id}/standings.csv", "text/csv"),
+    "/api/v1/events/{id}/export/": ("/api/v1/events/{id}/export.jsonl", "application/jsonl"),
+}
 # Members some answers leave out (a read-only field is otherwise listed as required).
 NOT_ALWAYS_THERE = {"Table": ["scorer_url"]}
 RECORD_ERROR_REF = {"$ref": "#/components/schemas/RecordError"}
@@ -84,6 +96,7 @@ def add_error_responses(result, generator, request, public):
     for name, members in NOT_ALWAYS_THERE.items():
         if name in schemas:
             schemas[name]["required"] = [m for m in schemas[name].get("required", []) if m not in members]
+    _file_variants(result.get("paths", {}))
     for path, operations in result.get("paths", {}).items():
         for method, operation in operations.items():
             if method not in WRITES | {"get"}:
@@ -102,6 +115,7 @@ def add_error_responses(result, generator, request, public):
                     responses[status] = _error(status)
                 elif "content" not in answer:
                     answer["content"] = _error(status)["content"]
+            _add_examples(operation)
             if "422" in responses:
                 responses["422"]["content"] = {"application/json": {"schema": RECORD_ERROR_REF}}
             for status, answer in responses.items():
@@ -111,3 +125,36 @@ def add_error_responses(result, generator, request, public):
             if method == "get" and operation.get("security") and {} not in operation["security"]:
                 operation["security"].append({})
     return result
+
+
+def _add_examples(operation: dict) -> None:
+    body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+    if body is None:
+        return
+    if body.get("schema") == {"$ref": "#/components/schemas/HandRecord"}:
+        operation["requestBody"]["required"] = True
+    listed = EXAMPLES.get(operation["operationId"]) or (
+        CORRECTION_EXAMPLES if operation["operationId"] == "hands_correct_create" else [])
+    examples = body.setdefault("examples", {}) if listed else None
+    for summary, value in listed:
+        examples["".join(word.capitalize() for word in summary.split()[:6])] = {"summary": summary, "value": value}
+
+
+def _file_variants(paths: dict) -> None:
+    """``standings.csv`` and ``export.jsonl`` as operations of their own; the JSON read keeps JSON."""
+    for source, (target, media_type) in FILE_VARIANTS.items():
+        operation = paths.get(source, {}).get("get")
+        if operation is None:
+            continue
+        variant = {**operation, "responses": dict(operation["responses"]),
+                   "parameters": [p for p in operation.get("parameters", []) if p.get("name") != "format"],
+                   "operationId": operation["operationId"].replace("_retrieve", "") + "_" + target.rsplit(".", 1)[1]}
+        variant["responses"]["200"] = {**operation["responses"]["200"],
+                                       "content": {media_type: {"schema": {"type": "string"}}}}
+        paths[target] = {"get": variant}
+        if media_type == "application/jsonl":
+            del paths[source]  # the export is only a file
+            continue
+        operation["parameters"] = variant["parameters"]
+        operation["responses"]["200"]["content"] = {
+            key: value for key, value in operation["responses"]["200"]["content"].items() if key != media_type}

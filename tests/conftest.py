@@ -36,6 +36,42 @@ def _django_test_settings(request):
 
 
 @pytest.fixture(autouse=True)
+def _answers_match_the_schema(request, monkeypatch):
+    """Every ``/api/v1/`` answer a test gets through Django's test client (DRF's ``APIClient`` too)
+    is checked against the served OpenAPI description (tests/openapi_check.py); a test whose answers
+    differ from it fails, listing them."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    from django.test import Client
+
+    from tests import openapi_check
+
+    original = Client.request
+    before = len(openapi_check.TALLY.mismatches)
+
+    def request_and_check(self, **kwargs):
+        response = original(self, **kwargs)
+        openapi_check.check(response)
+        return response
+
+    monkeypatch.setattr(Client, "request", request_and_check)
+    yield
+    found = openapi_check.TALLY.mismatches[before:]
+    assert not found, "answers that differ from /api/schema/:\n" + "\n".join(found[:20])
+
+
+def pytest_terminal_summary(terminalreporter):
+    import sys
+
+    check = sys.modules.get("tests.openapi_check")
+    if check is not None and (check.TALLY.validated or check.TALLY.mismatches):
+        terminalreporter.write_line(
+            f"OpenAPI answers checked: {check.TALLY.validated} valid, {len(check.TALLY.mismatches)} mismatches, "
+            f"{check.TALLY.undocumented} to addresses the description does not list")
+
+
+@pytest.fixture(autouse=True)
 def _no_content_security_policy_violation(request):
     """A test that drives the browser fails when a page broke the Content-Security-Policy (an inline
     script, style or handler, a source of another site): tests/pages/csp.py watches every page."""
