@@ -26,6 +26,13 @@ RECORD_BODY = {"application/json": RECORD_REF}
 @extend_schema_field(RECORD_REF)
 class RecordField(serializers.JSONField):
     """A hand record inside a body or an answer (``HandRecord`` in the API description)."""
+
+
+@extend_schema_field({"type": ["object", "null"], "additionalProperties": True,
+                      "description": "The engine's answer (records.md): scores and the game's summary; null when "
+                                     "the hand is voided."})
+class AnswerField(serializers.JSONField):
+    """The engine's answer to a record, or null."""
 # records.md's Mü summary example: what a paper score sheet of one deal holds.
 MU_SUMMARY = {"game": "mu", "players": 5, "dealer": 0,
               "summary": {"bids": [3, 1, 3, 4, 1], "chef": 3, "vice": 2, "provocateur": None, "vice_trump": "G",

@@ -65,6 +65,7 @@ DESCRIPTIONS = {
     "403": "The policy does not allow this to you: `{code, message}`.",
     "404": "No such object, or not visible to you: `{code, message}`.",
     "409": "Contradicts the stored state, e.g. `has_results`: `{code, message}`.",
+    "406": "`not_acceptable`: the `Accept` header names no type the operation answers with.",
     "413": "`too_large`: the body is larger than the service accepts (a hand record: `MAX_RECORD_BYTES`, 256 KiB "
            "by default). Nothing is read or stored.",
     "415": "`unsupported_media_type`: the body is not `application/json`.",
@@ -101,7 +102,7 @@ def add_error_responses(result, generator, request, public):
         for method, operation in operations.items():
             if method not in WRITES | {"get"}:
                 continue
-            statuses = ["400", "401"]
+            statuses = ["400", "401", "406"]
             if "{" in path or method == "get":  # an object not visible, or a page beyond the last
                 statuses.append("404")
             if method in WRITES:

@@ -415,7 +415,8 @@ class RoundViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
     def perform_destroy(self, round_):
         services.round_delete(round_=round_, by_user=self.request.user)
 
-    @extend_schema(methods=["GET"], request=None, responses={200: DrawSerializer, 404: ERROR_RESPONSES[404]})
+    @extend_schema(methods=["GET"], request=None,
+                   responses={200: DrawSerializer, **{k: ERROR_RESPONSES[k] for k in (401, 403, 404)}})
     @extend_schema(methods=["POST"], request=DrawRequestSerializer,
                    responses={200: DrawSerializer, **{k: ERROR_RESPONSES[k] for k in (400, 401, 403, 409)}})
     @action(detail=True, methods=["get", "post"], serializer_class=DrawRequestSerializer)

@@ -23,3 +23,18 @@ class PageNumberPagination(pagination.PageNumberPagination):
             elif parameter["name"] == self.page_query_param:
                 parameter["schema"] = {"type": "integer", "minimum": 1, "default": 1}
         return parameters
+
+    def get_paginated_response_schema(self, schema):
+        link = {"type": ["string", "null"], "format": "uri"}
+        return {
+            "type": "object",
+            "required": ["count", "next", "previous", "results"],
+            "properties": {
+                "count": {"type": "integer", "description": "Results on every page together."},
+                "next": {**link, "description": "The next page (with the same page size); null on the last.",
+                         "example": "https://stich.example/api/v1/players/?page=3&page_size=20"},
+                "previous": {**link, "description": "The previous page; null on the first.",
+                             "example": "https://stich.example/api/v1/players/?page=1&page_size=20"},
+                "results": schema,
+            },
+        }

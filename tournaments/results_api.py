@@ -19,7 +19,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api import RECORD_BODY, RECORD_EXAMPLES, RecordField
+from games.api import RECORD_BODY, RECORD_EXAMPLES, AnswerField, RecordField
 from games.api import REJECTED as RECORD_ERROR
 from games.api import RawJSONParser
 
@@ -42,7 +42,7 @@ class HandViewSerializer(serializers.Serializer):
     version = serializers.IntegerField(help_text="1 for the first submission; each correction or void adds one.")
     voided = serializers.BooleanField()
     record = RecordField(help_text="The hand record (records.md).")
-    result = serializers.JSONField(allow_null=True, help_text="The engine's answer; null when voided.")
+    result = AnswerField(allow_null=True)
 
 
 class SessionSummarySerializer(serializers.Serializer):
@@ -57,7 +57,7 @@ class SessionSummarySerializer(serializers.Serializer):
 
 class ReceiptSerializer(serializers.Serializer):
     hand = HandViewSerializer()
-    result = serializers.JSONField(allow_null=True)
+    result = AnswerField(allow_null=True)
     session = SessionSummarySerializer()
 
 
@@ -150,6 +150,7 @@ class TableHandsView(APIView):
 
 class HandVersionSerializer(serializers.ModelSerializer):
     record = RecordField(read_only=True)
+    result = AnswerField(read_only=True)
     class Meta:
         model = HandVersion
         fields = ["version", "dealer", "record", "result", "voided", "created_by", "via_scorer_token", "reason",
@@ -159,6 +160,7 @@ class HandVersionSerializer(serializers.ModelSerializer):
 class HandSerializer(serializers.ModelSerializer):
     versions = HandVersionSerializer(many=True, read_only=True)
     record = RecordField(read_only=True)
+    result = AnswerField(read_only=True)
 
     class Meta:
         model = Hand
