@@ -28,7 +28,7 @@ class RecordField(serializers.JSONField):
     """A hand record inside a body or an answer (``HandRecord`` in the API description)."""
 
 
-@extend_schema_field({"type": ["object", "null"], "additionalProperties": True,
+@extend_schema_field({"type": "object", "additionalProperties": True,
                       "description": "The engine's answer (records.md): scores and the game's summary; null when "
                                      "the hand is voided."})
 class AnswerField(serializers.JSONField):

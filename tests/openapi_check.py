@@ -33,9 +33,11 @@ def served_schema() -> dict:
 
 @functools.cache
 def _openapi():
-    from openapi_core import OpenAPI
+    from openapi_core import Config, OpenAPI
 
-    return OpenAPI.from_dict(served_schema())
+    # The file variants are text: checked as strings (their schema), not as JSON.
+    text = {media_type: (lambda data, **parameters: data.decode("utf-8")) for media_type in ("text/csv", "application/jsonl")}
+    return OpenAPI.from_dict(served_schema(), config=Config(extra_media_type_deserializers=text))
 
 
 class _Request:

@@ -150,7 +150,7 @@ class TableHandsView(APIView):
 
 class HandVersionSerializer(serializers.ModelSerializer):
     record = RecordField(read_only=True)
-    result = AnswerField(read_only=True)
+    result = AnswerField(read_only=True, allow_null=True)
     class Meta:
         model = HandVersion
         fields = ["version", "dealer", "record", "result", "voided", "created_by", "via_scorer_token", "reason",
@@ -160,7 +160,7 @@ class HandVersionSerializer(serializers.ModelSerializer):
 class HandSerializer(serializers.ModelSerializer):
     versions = HandVersionSerializer(many=True, read_only=True)
     record = RecordField(read_only=True)
-    result = AnswerField(read_only=True)
+    result = AnswerField(read_only=True, allow_null=True)
 
     class Meta:
         model = Hand

@@ -85,13 +85,15 @@ def test_every_generated_module_imports(client_package):
         assert f"{PACKAGE}.models.{model}" in names
 
 
-def _clients(package, base_url: str, **tokens):
-    """One generated client per party; each answer is checked against the description."""
+def _clients(package, base_url: str, strict: bool = True, **tokens):
+    """One generated client per party; each answer is checked against the description. ``strict``:
+    an answer the client has no model for raises (the JSON Lines export has none: the generator
+    reads JSON, bytes and text, so its function returns the raw answer)."""
     hooks = {"response": [openapi_check.check_httpx]}
     made = {}
     for name, (token, prefix, header) in tokens.items():
         made[name] = package.AuthenticatedClient(base_url=base_url, token=token, prefix=prefix, auth_header_name=header,
-                                                 httpx_args={"event_hooks": hooks}, raise_on_unexpected_status=True)
+                                                 httpx_args={"event_hooks": hooks}, raise_on_unexpected_status=strict)
     return made
 
 
@@ -112,8 +114,8 @@ def test_an_evening_through_the_generated_client_alone(client_package, live_serv
     from stich_api_client.api.rounds import rounds_create, rounds_draw_create, rounds_draw_publish_create
     from stich_api_client.api.tables import tables_hands_create, tables_hands_list
     from stich_api_client.models import (
-        ClubRequest, ConfirmRequest, DrawRequestRequest, EventRequest, MaumauFullRecord, Money, PaginatedLeaderboardRowList,
-        PlayerRequest, Receipt, RecordError, RecordErrorCode, RoundRequest, Sheet, Standings, Table,
+        ClubRequest, ConfirmRequest, DrawRequestRequest, EventRequest, GameEnum, MaumauFullRecord, Money, PaginatedLeaderboardRowList,
+        PlayerRequest, RatingsLeaderboardListGame, Receipt, RecordError, RecordErrorCode, RoundRequest, Sheet, Standings, Table,
     )
 
     mismatches_before = len(openapi_check.TALLY.mismatches)
@@ -128,7 +130,7 @@ def test_an_evening_through_the_generated_client_alone(client_package, live_serv
     players = [_ok(players_create.sync_detailed(client=club_client, body=PlayerRequest(
         name=f"Spieler {index}", clubs=[club.id])), 201) for index in range(8)]
     event = _ok(events_create.sync_detailed(client=club_client, body=EventRequest(
-        club=club.id, name="Maumau evening", game="maumau", published=True, maumau_games_per_series=2,
+        club=club.id, name="Maumau evening", game=GameEnum.MAUMAU, published=True, maumau_games_per_series=2,
         maumau_stake_cents=10, confirm_hands=True, organisers=[organiser.pk])), 201)
     round_ = _ok(rounds_create.sync_detailed(client=club_client, body=RoundRequest(event=event.id)), 201)
 
@@ -189,10 +191,12 @@ def test_an_evening_through_the_generated_client_alone(client_package, live_serv
     money = _ok(events_money_retrieve.sync_detailed(event.id, client=club_client), 200)
     assert isinstance(money, Money) and sum(money.cents.additional_properties.values()) == 0
     assert len(money.series) == 2
-    leaderboard = _ok(ratings_leaderboard_list.sync_detailed(client=club_client, game="maumau", page_size=5), 200)
+    leaderboard = _ok(ratings_leaderboard_list.sync_detailed(client=club_client, game=RatingsLeaderboardListGame.MAUMAU, page_size=5), 200)
     assert isinstance(leaderboard, PaginatedLeaderboardRowList) and leaderboard.count == 8
-    assert len(leaderboard.results) == 5 and "page_size=5" in leaderboard.next
-    export = events_export_jsonl.sync_detailed(event.id, client=club_client)
+    assert len(leaderboard.results) == 5 and "page_size=5" in leaderboard.next_
+    raw = _clients(client_package, live_server.url, strict=False,
+                   organiser=(organiser.auth_token.key, "Token", "Authorization"))["organiser"]
+    export = events_export_jsonl.sync_detailed(event.id, client=raw)
     assert export.status_code == 200 and export.headers["content-type"].startswith("application/jsonl")
     lines = [json.loads(line) for line in export.content.decode().splitlines()]
     assert lines[0]["type"] == "event" and lines[0]["id"] == event.id
