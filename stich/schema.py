@@ -66,6 +66,7 @@ DESCRIPTIONS = {
     "404": "No such object, or not visible to you: `{code, message}`.",
     "409": "Contradicts the stored state, e.g. `has_results`: `{code, message}`.",
     "406": "`not_acceptable`: the `Accept` header names no type the operation answers with.",
+    "411": "`length_required`: the body was sent chunked; send it with a `Content-Length`.",
     "413": "`too_large`: the body is larger than the service accepts (a hand record: `MAX_RECORD_BYTES`, 256 KiB "
            "by default). Nothing is read or stored.",
     "415": "`unsupported_media_type`: the body is not `application/json`.",
@@ -108,7 +109,7 @@ def add_error_responses(result, generator, request, public):
             if method in WRITES:
                 statuses += ["403", "409"]
             if "requestBody" in operation:
-                statuses += ["413", "415"]
+                statuses += ["411", "413", "415"]
             responses = operation.setdefault("responses", {})
             for status in statuses:
                 answer = responses.get(status)
