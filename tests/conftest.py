@@ -64,14 +64,35 @@ def _answers_match_the_schema(request, monkeypatch):
     assert not found, "answers that differ from /api/schema/:\n" + "\n".join(found[:20])
 
 
-def pytest_terminal_summary(terminalreporter):
+def _tally() -> list[int] | None:
     import sys
 
     check = sys.modules.get("tests.openapi_check")
-    if check is not None and (check.TALLY.validated or check.TALLY.mismatches):
+    if check is None:
+        return None
+    return [check.TALLY.validated, len(check.TALLY.mismatches), check.TALLY.undocumented]
+
+
+def pytest_sessionfinish(session):
+    """Under pytest-xdist a worker hands its count of checked answers to the controller."""
+    if hasattr(session.config, "workeroutput") and _tally():
+        session.config.workeroutput["openapi_tally"] = _tally()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    tally = getattr(node, "workeroutput", {}).get("openapi_tally")
+    if tally:
+        total = getattr(node.config, "_openapi_tally", [0, 0, 0])
+        node.config._openapi_tally = [a + b for a, b in zip(total, tally)]
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    tally = getattr(config, "_openapi_tally", None) or _tally()
+    if tally and (tally[0] or tally[1]):
         terminalreporter.write_line(
-            f"OpenAPI answers checked: {check.TALLY.validated} valid, {len(check.TALLY.mismatches)} mismatches, "
-            f"{check.TALLY.undocumented} to addresses the description does not list")
+            f"OpenAPI answers checked: {tally[0]} valid, {tally[1]} mismatches, "
+            f"{tally[2]} to addresses the description does not list")
 
 
 @pytest.fixture(autouse=True)
