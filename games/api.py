@@ -4,7 +4,8 @@ inside a record, types included, is the engine's to judge."""
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_field, extend_schema_view
+from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -13,11 +14,25 @@ from rest_framework.views import APIView
 from .parsers import JSONParser
 from .rules import validate
 from .rules.errors import markdown_table
-from .rules.schema import SCHEMAS, openapi_schema, record_schema
+from .rules.schema import SCHEMAS, record_schema
 from .throttling import SlidingRateThrottle
 
-# The OpenAPI request body of submissions and dry runs: the record format's JSON Schema.
-RECORD_BODY = {"application/json": openapi_schema("record")}
+# The record format's named components (games.rules.schema.openapi_components, added to the API
+# description by stich/schema.py): the request body of submissions and dry runs.
+RECORD_REF = {"$ref": "#/components/schemas/HandRecord"}
+RECORD_BODY = {"application/json": RECORD_REF}
+
+
+@extend_schema_field(RECORD_REF)
+class RecordField(serializers.JSONField):
+    """A hand record inside a body or an answer (``HandRecord`` in the API description)."""
+
+
+@extend_schema_field({"type": "object", "additionalProperties": True,
+                      "description": "The engine's answer (records.md): scores and the game's summary; null when "
+                                     "the hand is voided."})
+class AnswerField(serializers.JSONField):
+    """The engine's answer to a record, or null."""
 # records.md's Mü summary example: what a paper score sheet of one deal holds.
 MU_SUMMARY = {"game": "mu", "players": 5, "dealer": 0,
               "summary": {"bids": [3, 1, 3, 4, 1], "chef": 3, "vice": 2, "provocateur": None, "vice_trump": "G",
@@ -33,9 +48,8 @@ RECORD_EXAMPLES = [
                           "path": "/summary/card_points"}),
 ]
 REJECTED = OpenApiResponse(
-    OpenApiTypes.OBJECT,
-    description="The engine rejects the record: `{code, message, path}` (`path` a JSON Pointer into the record). "
-    "Nothing is stored. Codes:\n\n" + markdown_table(),
+    description="The engine rejects the record: `RecordError` `{code, message, path}` (`path` a JSON Pointer into "
+    "the record). Nothing is stored. Codes:\n\n" + markdown_table(),
 )
 
 
@@ -81,3 +95,8 @@ class RecordSchemaView(APIView):
         if name not in SCHEMAS:
             raise NotFound(f"no schema {name!r}")
         return Response(record_schema(name))
+
+
+@extend_schema_view(get=extend_schema(operation_id="records_schema_document_retrieve"))
+class RecordSchemaDocumentView(RecordSchemaView):
+    """``GET /api/v1/records/schema/{name}.json``: one record schema."""

@@ -1,39 +1,87 @@
-"""The OpenAPI schema's error answers, documented once for every operation.
+"""The OpenAPI schema's shared parts, documented once for every operation.
 
-Every endpoint answers errors in one JSON shape (``stich/errors.py``); this hook adds that shape as
-the ``Error`` component and lists, per operation, the errors it can give: 400 (input, filters),
-401 (an invalid or missing login where one is needed), 403 (the policy refuses a write), 404 (an
-object that does not exist or is not visible) and 409 (a write that contradicts stored results).
-Reads are open to anonymous clients, so their security lists the empty requirement too.
+Every endpoint answers errors in one JSON shape (``stich/errors.py``): the ``Error`` component. A
+hand record the engine rejects is answered 422 with ``RecordError`` (``code`` from the published
+``games.rules.Code`` enumeration, ``message``, ``path``). The record format itself is a set of named
+components (``HandRecord`` and one per game and body, ``games.rules.schema.openapi_components``).
+
+Per operation this hook lists the errors it can give: 400 (input, filters), 401 (an invalid or
+missing login where one is needed, a malformed ``Authorization`` header anywhere), 403 (the policy
+refuses a write), 404 (an object that does not exist or is not visible, a page past the last), 409
+(a write that contradicts stored results), and for an operation with a body 413 ``too_large`` and
+415 (not JSON). Reads are open to anonymous clients, so their security lists the empty requirement.
 """
 from __future__ import annotations
 
+from games.api import MU_SUMMARY
+from games.rules import Code
+from games.rules.schema import openapi_components
+from tournaments.errors import Error
+
+from .api_examples import EXAMPLES
+
+CORRECTION_EXAMPLES = [("Correct a hand's record", {"record": MU_SUMMARY, "reason": "The card points were swapped."})]
+
 ERROR_SCHEMA = {
     "type": "object",
-    "description": "Every error answer. `fields` only on 400; `path` (a JSON Pointer into the hand record) "
-                   "only on 422; `retry_after` (seconds) only on 429.",
+    "description": "Every error answer but the engine's 422. `fields` only on 400 `invalid`; `path` (a JSON "
+                   "Pointer into the body) only on 400 `bad_text`; `retry_after` (seconds) only on 429.",
     "properties": {
-        "code": {"type": "string", "description": "A stable machine code (README: the tables of "
-                                                  "`tournaments.errors.Error` and `games.rules.Code`), e.g. "
-                                                  "`invalid`, `not_authenticated`, `permission_denied`, "
-                                                  "`not_found`, `has_results`, `hand_taken`."},
+        "code": {"type": "string", "description": "A stable machine code: one of `tournaments.errors.Error` (README), "
+                                                  "e.g. " + ", ".join(f"`{code}`" for code in list(Error)[:12]) +
+                                                  ", or one of DRF's (`parse_error`, `unsupported_media_type`, "
+                                                  "`method_not_allowed`, `throttled`, ...)."},
         "message": {"type": "string", "description": "A sentence for people."},
-        "fields": {"type": "object", "additionalProperties": {"type": "array", "items": {}},
-                   "description": "Per input field, its messages."},
+        "fields": {"type": "object", "additionalProperties": {},
+                   "description": "Per input field, its messages (nested for nested input)."},
         "path": {"type": "string"},
         "retry_after": {"type": "integer"},
     },
     "required": ["code", "message"],
 }
 
+RECORD_ERROR_SCHEMA = {
+    "type": "object",
+    "description": "The engine rejects a hand record; nothing is stored. `path` is an RFC 6901 JSON Pointer to the "
+                   "first offending element of the record.",
+    "properties": {
+        "code": {"$ref": "#/components/schemas/RecordErrorCode"},
+        "message": {"type": "string", "description": "A sentence for people, naming seat, card and rule."},
+        "path": {"type": "string", "description": "A JSON Pointer into the record (`\"\"`: the record itself)."},
+    },
+    "required": ["code", "message", "path"],
+}
+
+RECORD_ERROR_CODE = {
+    "type": "string",
+    "enum": [str(code) for code in Code],
+    "description": "The engine's codes (`games.rules.Code`):\n\n" +
+                   "\n".join(f"* `{code}` ({code.kind}): {code.description}" for code in Code),
+}
+
 DESCRIPTIONS = {
     "400": "The input (or a filter) is not valid: `{code, message, fields}`.",
-    "401": "Not logged in, or the token is invalid: `{code, message}`.",
+    "401": "Not logged in, or the token or the `Authorization` header is not valid: `{code, message}`.",
     "403": "The policy does not allow this to you: `{code, message}`.",
     "404": "No such object, or not visible to you: `{code, message}`.",
     "409": "Contradicts the stored state, e.g. `has_results`: `{code, message}`.",
+    "406": "`not_acceptable`: the `Accept` header names no type the operation answers with.",
+    "411": "`length_required`: the body was sent chunked; send it with a `Content-Length`.",
+    "413": "`too_large`: the body is larger than the service accepts (a hand record: `MAX_RECORD_BYTES`, 256 KiB "
+           "by default). Nothing is read or stored.",
+    "415": "`unsupported_media_type`: the body is not `application/json`.",
 }
 WRITES = {"post", "put", "patch", "delete"}
+# The file variants of reads, each an operation at its own address (the README's spelling; errors
+# stay JSON): path of the JSON read -> (address of the file, its media type).
+FILE_VARIANTS = {
+    "/api/v1/events/{id}/standings/": ("/api/v1/events/{id}/standings.csv", "text/csv"),
+    "/api/v1/series/{id}/standings/": ("/api/v1/series/{id}/standings.csv", "text/csv"),
+    "/api/v1/events/{id}/export/": ("/api/v1/events/{id}/export.jsonl", "application/jsonl"),
+}
+# Members some answers leave out (a read-only field is otherwise listed as required).
+NOT_ALWAYS_THERE = {"Table": ["scorer_url"]}
+RECORD_ERROR_REF = {"$ref": "#/components/schemas/RecordError"}
 
 
 def _error(status: str) -> dict:
@@ -42,16 +90,26 @@ def _error(status: str) -> dict:
 
 
 def add_error_responses(result, generator, request, public):
-    result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas["Error"] = ERROR_SCHEMA
+    schemas["RecordError"] = RECORD_ERROR_SCHEMA
+    schemas["RecordErrorCode"] = RECORD_ERROR_CODE
+    schemas.update(openapi_components())
+    for name, members in NOT_ALWAYS_THERE.items():
+        if name in schemas:
+            schemas[name]["required"] = [m for m in schemas[name].get("required", []) if m not in members]
+    _file_variants(result.get("paths", {}))
     for path, operations in result.get("paths", {}).items():
         for method, operation in operations.items():
             if method not in WRITES | {"get"}:
                 continue
-            statuses = ["400", "401"]
+            statuses = ["400", "401", "406"]
             if "{" in path or method == "get":  # an object not visible, or a page beyond the last
                 statuses.append("404")
             if method in WRITES:
                 statuses += ["403", "409"]
+            if "requestBody" in operation:
+                statuses += ["411", "413", "415"]
             responses = operation.setdefault("responses", {})
             for status in statuses:
                 answer = responses.get(status)
@@ -59,10 +117,46 @@ def add_error_responses(result, generator, request, public):
                     responses[status] = _error(status)
                 elif "content" not in answer:
                     answer["content"] = _error(status)["content"]
-            for answer in responses.values():
+            _add_examples(operation)
+            if "422" in responses:
+                responses["422"]["content"] = {"application/json": {"schema": RECORD_ERROR_REF}}
+            for status, answer in responses.items():
                 for media in answer.get("content", {}).values():
-                    if media.get("schema") == {}:
+                    if media.get("schema") == {} and status >= "400":
                         media["schema"] = {"$ref": "#/components/schemas/Error"}
             if method == "get" and operation.get("security") and {} not in operation["security"]:
                 operation["security"].append({})
     return result
+
+
+def _add_examples(operation: dict) -> None:
+    body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+    if body is None:
+        return
+    if body.get("schema") == {"$ref": "#/components/schemas/HandRecord"}:
+        operation["requestBody"]["required"] = True
+    listed = EXAMPLES.get(operation["operationId"]) or (
+        CORRECTION_EXAMPLES if operation["operationId"] == "hands_correct_create" else [])
+    examples = body.setdefault("examples", {}) if listed else None
+    for summary, value in listed:
+        examples["".join(word.capitalize() for word in summary.split()[:6])] = {"summary": summary, "value": value}
+
+
+def _file_variants(paths: dict) -> None:
+    """``standings.csv`` and ``export.jsonl`` as operations of their own; the JSON read keeps JSON."""
+    for source, (target, media_type) in FILE_VARIANTS.items():
+        operation = paths.get(source, {}).get("get")
+        if operation is None:
+            continue
+        variant = {**operation, "responses": dict(operation["responses"]),
+                   "parameters": [p for p in operation.get("parameters", []) if p.get("name") != "format"],
+                   "operationId": operation["operationId"].replace("_retrieve", "") + "_" + target.rsplit(".", 1)[1]}
+        variant["responses"]["200"] = {**operation["responses"]["200"],
+                                       "content": {media_type: {"schema": {"type": "string"}}}}
+        paths[target] = {"get": variant}
+        if media_type == "application/jsonl":
+            del paths[source]  # the export is only a file
+            continue
+        operation["parameters"] = variant["parameters"]
+        operation["responses"]["200"]["content"] = {
+            key: value for key, value in operation["responses"]["200"]["content"].items() if key != media_type}

@@ -227,23 +227,21 @@ STORAGES = {
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "tournaments.authentication.TokenAuthentication",  # a malformed Authorization header is 401
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["tournaments.permissions.PolicyPermission"],
-    # JSON with size and depth limits (games/parsers.py): hostile bodies get 413/400 JSON. Forms
-    # (the browsable API) are read by Django, within DATA_UPLOAD_MAX_MEMORY_SIZE.
-    "DEFAULT_PARSER_CLASSES": [
-        "games.parsers.JSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # JSON only, with size and depth limits (games/parsers.py): hostile bodies get 413/400 JSON, a
+    # form or multipart body 415. The schema documents JSON bodies only (the browsable API's raw
+    # form sends JSON too).
+    "DEFAULT_PARSER_CLASSES": ["games.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer", "tournaments.renderers.BrowsableAPIRenderer"],
     "DEFAULT_FILTER_BACKENDS": [
         "tournaments.filtering.FilterBackend",  # an id that matches nothing: an empty list
         "rest_framework.filters.OrderingFilter",
     ],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    # ``?page=N&page_size=M``: 50 a page unless asked, at most 200 (tournaments/pagination.py).
+    "DEFAULT_PAGINATION_CLASS": "tournaments.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "stich.errors.json_exception_handler",
@@ -256,6 +254,11 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Stich API",
     "DESCRIPTION": "Tournaments and ratings for Mü, Dynamisches Maumau and Mit List und Tücke.",
     "VERSION": "1.0.0",
+    # OpenAPI 3.1: JSON Schema 2020-12, so nullable references (``oneOf`` with ``null``) and the
+    # record format's schemas (``const``, ``null`` members) are stated as validators read them.
+    "OAS_VERSION": "3.1.0",
+    # Operation ids and tags without the version prefix: ``clubs_list``, tag ``clubs``.
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
     "SERVE_INCLUDE_SCHEMA": False,
     # Served from the project itself: a club's offline laptop reaches no CDN.
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -36,6 +36,66 @@ def _django_test_settings(request):
 
 
 @pytest.fixture(autouse=True)
+def _answers_match_the_schema(request, monkeypatch):
+    """Every ``/api/v1/`` answer a test gets through Django's test client (DRF's ``APIClient`` too)
+    is checked against the served OpenAPI description (tests/openapi_check.py); a test whose answers
+    differ from it fails, listing them."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    from django.test import Client
+
+    from tests import openapi_check
+
+    original = Client.request
+    before = len(openapi_check.TALLY.mismatches)
+    received = []
+
+    def request_and_keep(self, **kwargs):
+        response = original(self, **kwargs)
+        received.append(response)  # checked after the test: no test times the check
+        return response
+
+    monkeypatch.setattr(Client, "request", request_and_keep)
+    yield
+    for response in received:
+        openapi_check.check(response)
+    found = openapi_check.TALLY.mismatches[before:]
+    assert not found, "answers that differ from /api/schema/:\n" + "\n".join(found[:20])
+
+
+def _tally() -> list[int] | None:
+    import sys
+
+    check = sys.modules.get("tests.openapi_check")
+    if check is None:
+        return None
+    return [check.TALLY.validated, len(check.TALLY.mismatches), check.TALLY.undocumented]
+
+
+def pytest_sessionfinish(session):
+    """Under pytest-xdist a worker hands its count of checked answers to the controller."""
+    if hasattr(session.config, "workeroutput") and _tally():
+        session.config.workeroutput["openapi_tally"] = _tally()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    tally = getattr(node, "workeroutput", {}).get("openapi_tally")
+    if tally:
+        total = getattr(node.config, "_openapi_tally", [0, 0, 0])
+        node.config._openapi_tally = [a + b for a, b in zip(total, tally)]
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    tally = getattr(config, "_openapi_tally", None) or _tally()
+    if tally and (tally[0] or tally[1]):
+        terminalreporter.write_line(
+            f"OpenAPI answers checked: {tally[0]} valid, {tally[1]} mismatches, "
+            f"{tally[2]} to addresses the description does not list")
+
+
+@pytest.fixture(autouse=True)
 def _no_content_security_policy_violation(request):
     """A test that drives the browser fails when a page broke the Content-Security-Policy (an inline
     script, style or handler, a source of another site): tests/pages/csp.py watches every page."""

@@ -27,9 +27,11 @@ from .errors import Error, Invalid, NotFound
 from .filtering import FilterBackend
 from .models import Club, Player, Seat, Table, Transfer
 from .selectors import event_money, standings_document, standings_stream
+from .standings import METRICS
 from .serializers import (
     ClubSerializer,
     EventSerializer,
+    NextHandSerializer,
     PlayerSerializer,
     RoundSerializer,
     SessionSerializer,
@@ -66,13 +68,20 @@ class StandingRowSerializer(serializers.Serializer):
     player = serializers.IntegerField()
     name = serializers.CharField()
     played = serializers.IntegerField(help_text="Sessions played (Maumau: series).")
+    # The event's metrics (``metrics``), each a column of its own where the event ranks by it.
+    placement = serializers.FloatField(required=False, help_text="Placement points: 1 for first at a table, 0 for "
+                                                                 "last, linear between, ties sharing (4 places).")
+    total = serializers.IntegerField(required=False, help_text="The sum of the engine's scores (Maumau: minus "
+                                                               "points negated).")
+    wins = serializers.IntegerField(required=False, help_text="Sessions won, shared first places included.")
+    average_placement = serializers.FloatField(required=False, help_text="Placement points per session played.")
     cents = serializers.IntegerField(required=False, help_text="Maumau only: money won (+) or lost (-).")
 
 
 class StandingsSerializer(serializers.Serializer):
     event = serializers.IntegerField()
-    metrics = serializers.ListField(child=serializers.CharField(),
-                                    help_text="The metric names of each row, in ranking priority.")
+    metrics = serializers.ListField(child=serializers.ChoiceField(choices=sorted(METRICS)),
+                                    help_text="The event's metrics in ranking priority: each is a member of every row.")
     standings = StandingRowSerializer(many=True)
     count = serializers.IntegerField(required=False, help_text="Paginated only: the rows of all pages.")
     page = serializers.IntegerField(required=False, help_text="Paginated only: this page's number (from 1).")
@@ -468,7 +477,8 @@ class RoundViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
     def perform_destroy(self, round_):
         services.round_delete(round_=round_, by_user=self.request.user)
 
-    @extend_schema(methods=["GET"], request=None, responses={200: DrawSerializer, 404: ERROR_RESPONSES[404]})
+    @extend_schema(methods=["GET"], request=None,
+                   responses={200: DrawSerializer, **{k: ERROR_RESPONSES[k] for k in (401, 403, 404)}})
     @extend_schema(methods=["POST"], request=DrawRequestSerializer,
                    responses={200: DrawSerializer, **{k: ERROR_RESPONSES[k] for k in (400, 401, 403, 409)}})
     @action(detail=True, methods=["get", "post"], serializer_class=DrawRequestSerializer)
@@ -494,13 +504,18 @@ class RoundViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
         return Response(draws.draw_swap(round_, by_user=request.user, **data.validated_data))
 
     @extend_schema(request=None, responses={201: TableSerializer(many=True), 409: ERROR_RESPONSES[409]})
-    @action(detail=True, methods=["post"], url_path="draw/publish", serializer_class=serializers.Serializer)
+    @action(detail=True, methods=["post"], url_path="draw/publish", serializer_class=serializers.Serializer,
+            pagination_class=None, filter_backends=[])
     def draw_publish(self, request, pk=None):
-        """Create the round's tables from the preview."""
+        """Create the round's tables from the preview: the new tables in number order (a plain list,
+        not a page), with their scorer links."""
         round_ = self.get_object()
         tables = draws.draw_publish(round_, by_user=request.user)
-        tables = Table.objects.filter(pk__in=[t.pk for t in tables]).prefetch_related("seats").order_by("number")
-        return Response(TableSerializer(tables, many=True).data, status=status.HTTP_201_CREATED)
+        seats = Prefetch("seats", queryset=Seat.objects.order_by("position"))
+        tables = Table.objects.filter(pk__in=[t.pk for t in tables]).select_related("round").prefetch_related(
+            seats).order_by("number")
+        return Response(TableSerializer(tables, many=True, context=self.get_serializer_context()).data,
+                        status=status.HTTP_201_CREATED)
 
 
 class ScorerLinkSerializer(serializers.Serializer):
@@ -549,6 +564,20 @@ class TableViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
         return Response({"table": table.pk, "scorer_url": scorer_url(self.get_serializer_context(), table)})
 
 
+class SessionDetailSerializer(SessionSerializer):
+    """A session with its summary (``results.session_summary``): hands so far, totals, what comes next."""
+
+    hands = serializers.IntegerField(help_text="Hands stored (voided ones included).")
+    totals = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat.")
+    unconfirmed = serializers.IntegerField(help_text="Hands waiting for a second player's confirmation.")
+    next = NextHandSerializer(allow_null=True, help_text="null once the session is over.")
+
+    class Meta(SessionSerializer.Meta):
+        fields = [*SessionSerializer.Meta.fields, "hands", "totals", "unconfirmed", "next"]
+        read_only_fields = fields
+
+
+@extend_schema_view(retrieve=extend_schema(responses={200: SessionDetailSerializer}))
 class SessionViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin):
     """Sessions played at tables: a Mü game, a Maumau series, a game of Mit List und Tücke."""
 

@@ -19,7 +19,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api import RECORD_BODY, RECORD_EXAMPLES
+from games.api import RECORD_BODY, RECORD_EXAMPLES, AnswerField, RecordField
 from games.api import REJECTED as RECORD_ERROR
 from games.api import RawJSONParser
 
@@ -27,6 +27,7 @@ from . import policy, results
 from .api import ERROR_RESPONSES, PolicyViewSet
 from .errors import Invalid
 from .models import Hand, HandVersion, Table
+from .serializers import NextHandSerializer
 
 
 
@@ -40,14 +41,8 @@ class HandViewSerializer(serializers.Serializer):
     dealer = serializers.IntegerField(help_text="The seat that dealt.")
     version = serializers.IntegerField(help_text="1 for the first submission; each correction or void adds one.")
     voided = serializers.BooleanField()
-    record = serializers.JSONField(help_text="The hand record (records.md).")
-    result = serializers.JSONField(allow_null=True, help_text="The engine's answer; null when voided.")
-
-
-class NextHandSerializer(serializers.Serializer):
-    hand = serializers.IntegerField()
-    dealer = serializers.IntegerField(allow_null=True, help_text="null: the table chooses (hand 1 without a drawn dealer).")
-    direction = serializers.IntegerField(allow_null=True)
+    record = RecordField(help_text="The hand record (records.md).")
+    result = AnswerField(allow_null=True)
 
 
 class SessionSummarySerializer(serializers.Serializer):
@@ -62,7 +57,7 @@ class SessionSummarySerializer(serializers.Serializer):
 
 class ReceiptSerializer(serializers.Serializer):
     hand = HandViewSerializer()
-    result = serializers.JSONField(allow_null=True)
+    result = AnswerField(allow_null=True)
     session = SessionSummarySerializer()
 
 
@@ -154,6 +149,8 @@ class TableHandsView(APIView):
 
 
 class HandVersionSerializer(serializers.ModelSerializer):
+    record = RecordField(read_only=True)
+    result = AnswerField(read_only=True, allow_null=True)
     class Meta:
         model = HandVersion
         fields = ["version", "dealer", "record", "result", "voided", "created_by", "via_scorer_token", "reason",
@@ -162,6 +159,8 @@ class HandVersionSerializer(serializers.ModelSerializer):
 
 class HandSerializer(serializers.ModelSerializer):
     versions = HandVersionSerializer(many=True, read_only=True)
+    record = RecordField(read_only=True)
+    result = AnswerField(read_only=True, allow_null=True)
 
     class Meta:
         model = Hand
@@ -170,7 +169,7 @@ class HandSerializer(serializers.ModelSerializer):
 
 
 class CorrectionSerializer(serializers.Serializer):
-    record = serializers.JSONField(help_text="The replacement record; the engine judges it (422).")
+    record = RecordField(help_text="The replacement record; the engine judges it (422).")
     reason = serializers.CharField(max_length=2000)
 
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.relations import PKOnlyObject
 
 from games.catalog import GAMES
 
@@ -92,11 +95,21 @@ class RoundSerializer(serializers.ModelSerializer):
         validators = []
 
 
+class SeatedPlayersField(serializers.ManyRelatedField):
+    """The table's players by id in seat order: read from its seats, written as a list of ids."""
+
+    def get_attribute(self, instance):
+        return [PKOnlyObject(seat.player_id) for seat in instance.seats.all()]
+
+
 class TableSerializer(serializers.ModelSerializer):
-    players = serializers.PrimaryKeyRelatedField(
-        many=True, write_only=True, queryset=Player.objects.all(),
+    players = SeatedPlayersField(
+        child_relation=serializers.PrimaryKeyRelatedField(queryset=Player.objects.all()),
         help_text="Player ids in seat order (seat 0 first, clockwise).",
     )
+    scorer_url = serializers.SerializerMethodField(
+        help_text="The table's private scorer link (its QR code is on the table card): for the event's organisers "
+                  "only, absent for everyone else.")
     number = serializers.IntegerField(required=False, min_value=1, help_text="Default: the next number.")
     first_dealer = serializers.IntegerField(required=False, allow_null=True, min_value=0,
                                             help_text="The seat that deals the first hand (the draw sets it).")
@@ -104,16 +117,18 @@ class TableSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Table
-        fields = ["id", "round", "event", "number", "players", "first_dealer", "created_at"]
+        fields = ["id", "round", "event", "number", "players", "first_dealer", "scorer_url", "created_at"]
         read_only_fields = ["created_at"]
         validators = []
 
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_scorer_url(self, instance):
+        return scorer_url(self.context, instance)
+
     def to_representation(self, instance):
         data = super().to_representation(instance)
-        data["players"] = [seat.player_id for seat in instance.seats.all()]
-        url = scorer_url(self.context, instance)
-        if url is not None:
-            data["scorer_url"] = url
+        if data.get("scorer_url") is None:
+            data.pop("scorer_url", None)
         return data
 
 
@@ -137,3 +152,10 @@ class SessionSerializer(serializers.ModelSerializer):
         model = Session
         fields = ["id", "table", "number", "status", "first_dealer", "started_at", "finished_at"]
         read_only_fields = fields
+
+
+class NextHandSerializer(serializers.Serializer):
+    hand = serializers.IntegerField()
+    dealer = serializers.IntegerField(allow_null=True, help_text="null: the table chooses (hand 1 without a drawn dealer).")
+    direction = serializers.IntegerField(allow_null=True, help_text="Maumau: 1 clockwise, -1 counter-clockwise; "
+                                                                    "null in the other games.")

@@ -310,3 +310,114 @@ def _openapi(node: Any) -> Any:
         else:
             result[key] = _openapi(value)
     return result
+
+
+# --- named components of the API description (OpenAPI 3.1) -----------------------------------------
+# One object schema per game and body, for every player count at once: where counts differ (lengths,
+# seats, a LuT deck's cards) the component allows what any count allows, so a record that fits the
+# exact schema above fits its component; the engine still judges the rest (422).
+
+COMPONENT_NAMES = {"mu": "Mu", "maumau": "Maumau", "lut": "Lut"}
+BODY_NAMES = {"full": "Full", "summary": "Summary"}
+
+
+def _is_null(node: dict) -> bool:
+    return node == _null()
+
+
+def _nullable_part(node: dict) -> dict | None:
+    """X of ``anyOf: [X, null]``; None for any other node."""
+    options = node.get("anyOf") if set(node) == {"anyOf"} else None
+    if options and len(options) == 2 and _is_null(options[1]):
+        return options[0]
+    return None
+
+
+def _union(first: list, second: list) -> list:
+    return [*first, *(item for item in second if item not in first)]
+
+
+def _widen(a: Any, b: Any) -> Any:
+    """A schema that allows what ``a`` or ``b`` allows (both describe one member of a record, for two
+    player counts)."""
+    if a == b:
+        return a
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return {}
+    if _is_null(a) or _is_null(b):
+        other = b if _is_null(a) else a
+        return other if _nullable_part(other) is not None else _optional(other)
+    if _nullable_part(a) is not None or _nullable_part(b) is not None:
+        return _optional(_widen(_nullable_part(a) or a, _nullable_part(b) or b))
+    if {"const", "enum"} & set(a) and {"const", "enum"} & set(b):
+        values = _union(a.get("enum", [a.get("const")]), b.get("enum", [b.get("const")]))
+        rest = {key: value for key, value in a.items() if key not in ("const", "enum")}
+        return {**rest, "enum": values}
+    result: dict = {}
+    for key in dict.fromkeys([*a, *b]):
+        if key not in a or key not in b:
+            if key in ("minimum", "minItems", "maximum", "maxItems", "required", "anyOf"):
+                continue  # a bound or a requirement of one count only
+            result[key] = a.get(key, b.get(key))
+            continue
+        first, second = a[key], b[key]
+        if key in ("minimum", "minItems"):
+            result[key] = min(first, second)
+        elif key in ("maximum", "maxItems"):
+            result[key] = max(first, second)
+        elif key == "required":
+            kept = [name for name in first if name in second]
+            if kept:
+                result[key] = kept
+        elif key in ("properties", "patternProperties"):
+            result[key] = {name: _widen(first[name], second[name]) if name in first and name in second
+                           else _optional(first.get(name) or second[name]) for name in dict.fromkeys([*first, *second])}
+        elif key in ("oneOf", "anyOf") and len(first) == len(second):
+            result[key] = [_widen(x, y) for x, y in zip(first, second)]
+        elif isinstance(first, dict):
+            result[key] = _widen(first, second)
+        elif first == second:
+            result[key] = first
+        else:
+            return {}
+    return result
+
+
+def _any_count(game: str, body: str) -> dict:
+    info = GAMES[game]
+    schemas = [_BODIES[game][body](players) for players in range(info.min_players, info.max_players + 1)]
+    widened = schemas[0]
+    for schema in schemas[1:]:
+        widened = _widen(widened, schema)
+    widened["properties"]["players"] = _integer(info.min_players, info.max_players)
+    return widened
+
+
+def component_name(game: str, body: str) -> str:
+    return f"{COMPONENT_NAMES[game]}{BODY_NAMES[body]}Record"
+
+
+def openapi_components() -> dict[str, dict]:
+    """The record format as named OpenAPI 3.1 components: ``MuFullRecord``, ``MuSummaryRecord``, ...,
+    ``LutSummaryRecord``; per game ``MuRecord`` (either body: ``summary`` or the full record's
+    members), and ``HandRecord``, any game, told apart by the discriminator ``game``."""
+    components: dict[str, dict] = {}
+    for game in _BODIES:
+        for body in TITLES:
+            schema = _any_count(game, body)
+            schema["description"] = (f"{GAMES[game].name}, {TITLES[body]} (records.md), for any player count. The exact "
+                                     f"schema per player count: `/api/v1/records/schema/{game}-{body}.json`.")
+            components[component_name(game, body)] = schema
+    for game in _BODIES:
+        components[f"{COMPONENT_NAMES[game]}Record"] = {
+            "description": f"{GAMES[game].name}: a full or a summary record.",
+            "oneOf": [{"$ref": f"#/components/schemas/{component_name(game, body)}"} for body in TITLES],
+        }
+    components["HandRecord"] = {
+        "description": "A hand record of any game (records.md), by `game`: a full or a summary record. Unknown "
+                       "members are allowed; the engine judges the rules (422).",
+        "oneOf": [{"$ref": f"#/components/schemas/{COMPONENT_NAMES[game]}Record"} for game in _BODIES],
+        "discriminator": {"propertyName": "game", "mapping": {
+            game: f"#/components/schemas/{COMPONENT_NAMES[game]}Record" for game in _BODIES}},
+    }
+    return components

@@ -134,4 +134,6 @@ def test_the_openapi_schema_documents_the_series_resources():
     paths = Client().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()["paths"]
     assert {"/api/v1/series/", "/api/v1/series/{id}/", "/api/v1/series/{id}/standings/"} <= set(paths)
     standings = paths["/api/v1/series/{id}/standings/"]["get"]["responses"]["200"]["content"]
-    assert "application/json" in standings and "text/csv" in standings
+    assert list(standings) == ["application/json"]
+    table = paths["/api/v1/series/{id}/standings.csv"]["get"]["responses"]["200"]["content"]
+    assert list(table) == ["text/csv"]
