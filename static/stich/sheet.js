@@ -20,6 +20,9 @@ const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selec
 
 const format = (template, values) => String(template).replace(/%\((\w+)\)s/g, (_, key) => values[key] ?? "");
 const names = cfg.names;
+// The engine's refusals come in the page's language with the players named (stich/errors.py):
+// Accept-Language says which, ?name= gives the names the sheet shows, seat by seat.
+const namesQuery = names.map((name) => `name=${encodeURIComponent(name)}`).join("&");
 const ctx = { game: cfg.game, players: cfg.players, points: cfg.points, names, text, format };
 
 // --- the queue on this phone -------------------------------------------------------------------------
@@ -127,7 +130,7 @@ function renderSlot() {
 // --- live checking --------------------------------------------------------------------------------------
 
 function headers() {
-  const result = { "Content-Type": "application/json", Accept: "application/json" };
+  const result = { "Content-Type": "application/json", Accept: "application/json", "Accept-Language": document.documentElement.lang || "en" };
   const csrf = $('input[name="csrfmiddlewaretoken"]');
   if (csrf) result["X-CSRFToken"] = csrf.value;
   if (cfg.token) result["X-Scorer-Token"] = cfg.token;
@@ -189,7 +192,7 @@ async function check(root, box, record) {
   box.textContent = text.checking;
   let response;
   try {
-    response = await fetch(cfg.validate, { method: "POST", headers: headers(), body: JSON.stringify(record), credentials: "same-origin" });
+    response = await fetch(`${cfg.validate}?${namesQuery}`, { method: "POST", headers: headers(), body: JSON.stringify(record), credentials: "same-origin" });
   } catch {
     box.textContent = text.checkOffline;
     return;
@@ -273,12 +276,11 @@ function describe(error) {
   if (!error) return "";
   const reason = error.message || error.detail || `HTTP ${error.status}`;
   const fields = Object.entries(error.fields || {}).map(([name, problems]) => `${name}: ${[].concat(problems).join(" ")}`);
-  const where = error.path !== undefined ? ` (${error.path || "/"})` : "";
-  return [`${reason}${where}`, ...fields].join(" · ");
+  return [reason, ...fields].join(" · ");
 }
 
 async function sendOne(entry) {
-  const url = `${cfg.submit}?hand=${entry.hand}`;
+  const url = `${cfg.submit}?hand=${entry.hand}&${namesQuery}`;
   const extra = { "Idempotency-Key": entry.key };
   if (cfg.token && entry.seat !== null && entry.seat !== undefined) extra["X-Scorer-Seat"] = String(entry.seat);
   const response = await fetch(url, {

@@ -23,6 +23,8 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from games.catalog import GAMES
+from games.messages import message as engine_message
+from games.rules import Code
 
 from .. import draws, policy, results, services
 from ..display import METRIC_HELP, METRIC_LABELS, hands_text, money, number
@@ -67,11 +69,18 @@ def _form_status(request) -> int:
     return 400 if request.method == "POST" else 200
 
 
-def _refused(request, error: DomainError) -> None:
+def _refused(request, error: DomainError, names: list[str] | None = None) -> None:
     text = error.message
-    if isinstance(error, RecordRejected):
-        text = f"{error.message} ({error.path})"
+    if isinstance(error, RecordRejected) and error.code in Code.__members__.values():
+        # The engine's refusal in the reader's language, the table's players named (games/messages.py).
+        text = engine_message(error.code, error.path, error.params, names)
     messages.error(request, _("Not done: %(reason)s") % {"reason": text})
+
+
+def _seat_names(request, hand: Hand) -> list[str]:
+    seats = list(hand.session.table.seats.order_by("position").values_list("player_id", flat=True))
+    shown = _names(request, seats)
+    return [shown.get(player, "") for player in seats]
 
 
 # --- names --------------------------------------------------------------------------------------
@@ -623,7 +632,7 @@ def hand_correct(request, pk: int):
             results.hand_correct(hand=hand, record=form.cleaned_data["record"], by_user=request.user,
                                  reason=form.cleaned_data["reason"], via=VIA)
         except DomainError as error:
-            _refused(request, error)
+            _refused(request, error, _seat_names(request, hand))
         else:
             messages.success(request, _("Hand %(number)s corrected.") % {"number": hand.number})
     return redirect(reverse("console:table", args=[hand.session.table_id]) + f"#hand-{hand.pk}")
