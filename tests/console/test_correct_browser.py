@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from tests.pages.test_browser import DESKTOP, PHONE, SCREENSHOTS  # noqa: F401
+from tests.pages.test_browser import PHONE, SCREENSHOTS
 
 from .conftest import log_in
 
