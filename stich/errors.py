@@ -21,13 +21,17 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import InterfaceError, OperationalError
 from django.db.models import ProtectedError
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.utils import translation
+from django.utils.translation import get_supported_language_variant
+from django.utils.translation.trans_real import parse_accept_lang_header
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from games.parsers import body_limit, too_large
-from games.rules import RecordError
-from tournaments.errors import DomainError, Error, Kind
+from games.messages import message as engine_message
+from games.rules import Code, RecordError
+from tournaments.errors import DomainError, Error, Kind, RecordRejected
 
 
 def _answer(code: Error, message: str, **headers) -> Response:
@@ -119,16 +123,47 @@ class RequestTextMiddleware:
         return None
 
 
+def asked_language(request) -> str | None:
+    """The language an ``Accept-Language`` header asks for among the service's (de, en, fi), or
+    None without the header (or with none of them): then the engine's English stays."""
+    header = request.META.get("HTTP_ACCEPT_LANGUAGE", "") if request is not None else ""
+    for language, _quality in parse_accept_lang_header(header[:255]):
+        if language == "*":
+            continue
+        try:
+            return get_supported_language_variant(language)
+        except LookupError:
+            continue
+    return None
+
+
+def _record_error_body(exc, request) -> dict:
+    """The engine's ``{code, message, path}``; with ``Accept-Language`` the message in that language,
+    seats counted from 1 and, given ``?name=`` per seat (the sheet sends them), named."""
+    body = exc.as_dict()
+    language = asked_language(request)
+    if language is None:
+        return body
+    try:
+        code = Code(str(exc.code))
+    except ValueError:
+        return body  # not an engine code (bad_text): the sentence stays
+    names = [name[:80] for name in request.GET.getlist("name")[:8]]
+    with translation.override(language):
+        body["message"] = engine_message(code, exc.path, exc.params, names or None)
+    return body
+
+
 def json_exception_handler(exc, context):
     if isinstance(exc, (OperationalError, InterfaceError)):
         logger.warning("database unavailable during %s", context.get("request") and context["request"].path,
                        exc_info=exc)
         return _answer(Error.UNAVAILABLE, "The database connection was lost. Retry; with the same Idempotency-Key "
                                           "a hand is stored once.", **{"Retry-After": "1"})
+    if isinstance(exc, (RecordError, RecordRejected)):
+        return Response(_record_error_body(exc, context.get("request")), status=Kind.REJECTED.status)
     if isinstance(exc, DomainError):
         return Response(exc.as_dict(), status=exc.status)
-    if isinstance(exc, RecordError):
-        return Response(exc.as_dict(), status=Kind.REJECTED.status)
     if isinstance(exc, OverflowError):
         # An id or number beyond what the database stores (SQLite raises; PostgreSQL finds nothing).
         return _answer(Error.OUT_OF_RANGE, "A number in the request is out of range.")

@@ -191,10 +191,11 @@ class RecordRejected(DomainError):
     """The rule engine refused a hand record (422): ``code`` is the engine's (``games.rules.Code``),
     ``path`` a JSON Pointer into the record."""
 
-    def __init__(self, code: str, message: str, path: str) -> None:
+    def __init__(self, code: str, message: str, path: str, params: dict | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.path = path
+        self.params = dict(params or {})
 
     @property
     def status(self) -> int:
@@ -202,7 +203,7 @@ class RecordRejected(DomainError):
 
     @classmethod
     def from_record_error(cls, error) -> "RecordRejected":
-        return cls(error.code, error.message, error.path)
+        return cls(error.code, error.message, error.path, error.params)
 
     def as_dict(self) -> dict:
         return {"code": str(self.code), "message": self.message, "path": self.path}

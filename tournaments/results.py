@@ -98,14 +98,17 @@ def _expected_after(session: Session, rules: SessionRules, count: int, last: Han
 def _check_continues(record: dict, rules: SessionRules, expected: Expected) -> None:
     """The record belongs at this slot of this table (records.md pointers for the members)."""
     if record["game"] != rules.game:
-        raise RecordError(Code.WRONG_GAME, f"this table plays {rules.game}, not {record['game']}", "/game")
+        raise RecordError(Code.WRONG_GAME, f"this table plays {rules.game}, not {record['game']}", "/game",
+                          {"table_game": rules.game, "game_name": record["game"]})
     if record["players"] != rules.players:
         raise RecordError(
-            Code.WRONG_PLAYER_COUNT, f"this table seats {rules.players} players, the record {record['players']}", "/players"
+            Code.WRONG_PLAYER_COUNT, f"this table seats {rules.players} players, the record {record['players']}", "/players",
+            {"due": rules.players, "got": record["players"]},
         )
     if expected.dealer is not None and record["dealer"] != expected.dealer:
         raise RecordError(
-            Code.WRONG_DEALER, f"hand {expected.number} is dealt by seat {expected.dealer}, not seat {record['dealer']}", "/dealer"
+            Code.WRONG_DEALER, f"hand {expected.number} is dealt by seat {expected.dealer}, not seat {record['dealer']}", "/dealer",
+            {"number": expected.number, "expected_seat": expected.dealer, "seat": record["dealer"]},
         )
     if rules.game == "maumau" and expected.direction is not None and record.get("summary") is None:
         direction = started_direction(record)

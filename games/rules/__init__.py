@@ -33,7 +33,8 @@ def validate(record: Any) -> dict:
     if game is None:
         raise RecordError(Code.MISSING_MEMBER, "game is required (mu, maumau or lut)", "/game")
     if not isinstance(game, str) or game not in GAMES:
-        raise RecordError(Code.UNKNOWN_GAME, f"game must be one of mu, maumau, lut; got {game!r}", "/game")
+        raise RecordError(Code.UNKNOWN_GAME, f"game must be one of mu, maumau, lut; got {game!r}", "/game",
+                          {"value": game})
     return _engine(game).validate(record)
 
 

@@ -49,7 +49,8 @@ def require_list(value: Any, path: str, what: str) -> list:
 
 def require_length(value: list, length: int, path: str, what: str, code: Code = Code.BAD_LENGTH) -> None:
     if len(value) != length:
-        raise RecordError(code, f"{what} must have {length} elements, got {len(value)}", path)
+        raise RecordError(code, f"{what} must have {length} elements, got {len(value)}", path,
+                          {"due": length, "got": len(value)})
 
 
 def require_int_list(value: Any, length: int, path: str, what: str, each: str, low: int, high: int | None) -> list:

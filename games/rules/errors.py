@@ -124,22 +124,28 @@ ALIASES: dict[str, Code] = {
 class RecordError(ValueError):
     """A hand record the engine rejects.
 
-    ``RecordError(code, message, path)`` builds the subclass its code's kind names, so every
+    ``RecordError(code, message, path, params)`` builds the subclass its code's kind names, so every
     raise in the engine states the code once and the split follows from the enumeration; an unknown
     code is a bug and fails at once (``ValueError``).
+
+    ``message`` is the engine's English sentence (the API's default ``message``); ``params`` holds
+    the same facts as data, for a sentence in the reader's language (``games/messages.py``): seats
+    as the record counts them (from 0), cards and colours in the record's notation, numbers as
+    numbers. ``as_dict`` leaves them out: the API's answer stays ``{code, message, path}``.
     """
 
-    def __new__(cls, code: str, message: str = "", path: str = ""):
+    def __new__(cls, code: str, message: str = "", path: str = "", params: dict | None = None):
         if cls is RecordError:
             cls = MalformedRecord if Code(code).kind == MALFORMED else IllegalMove
         return super().__new__(cls, code, message, path)
 
-    def __init__(self, code: str, message: str, path: str = "") -> None:
+    def __init__(self, code: str, message: str, path: str = "", params: dict | None = None) -> None:
         code = Code(code)
         super().__init__(f"{code} at {path or '(root)'}: {message}")
         self.code = code
         self.message = message
         self.path = path
+        self.params = dict(params or {})
 
     @property
     def kind(self) -> str:
@@ -150,10 +156,10 @@ class RecordError(ValueError):
 
     def prefixed(self, prefix: str) -> "RecordError":
         """The same error seen from a containing document (a series: ``/records/3``)."""
-        return RecordError(self.code, self.message, prefix + self.path)
+        return RecordError(self.code, self.message, prefix + self.path, self.params)
 
     def __reduce__(self):
-        return RecordError, (str(self.code), self.message, self.path)
+        return RecordError, (str(self.code), self.message, self.path, self.params)
 
 
 class MalformedRecord(RecordError):

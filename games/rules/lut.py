@@ -173,7 +173,7 @@ class Round:
                         Code.FOURTH_COLOUR,
                         f"seat {seat} cannot play {card}: {colour_list(colours)} already lie in the trick and a "
                         "trick holds at most three colours",
-                        f"/tricks/{t}/cards/{len(played)}",
+                        f"/tricks/{t}/cards/{len(played)}", {"seat": seat, "card": card},
                     )
                 if not count:
                     led, high, first = colour, code, seat
@@ -214,7 +214,7 @@ class Round:
             raise RecordError(
                 Code.SHORT_TRICK,
                 f"the trick stops after {len(trick['cards'])} cards, but seat {seat} could play {could}",
-                f"/tricks/{t}/cards",
+                f"/tricks/{t}/cards", {"seat": seat},
             )
         # Decided: a short trick has no pick and no keep (records.md: "fewer cards and no pick").
         if trick.get("pick") is not None:
@@ -241,7 +241,7 @@ class Round:
                 Code.BAD_PICK,
                 f"seat {first} wins the trick with the highest card of the led colour and picks {share} cards "
                 f"with {self.players} players, not {len(pick)}",
-                f"/tricks/{t}/pick",
+                f"/tricks/{t}/pick", {"seat": first, "due": share, "got": len(pick)},
             )
         codes = self.codes
         taken = []
@@ -279,7 +279,7 @@ class Round:
                 raise RecordError(
                     Code.KEEP_MISSING,
                     f"seat {seat} now holds cards of all four colours and must choose two colours to keep",
-                    path,
+                    path, {"seat": seat},
                 )
         expected = {str(seat) for seat in due}
         for key in given:
@@ -287,7 +287,7 @@ class Round:
                 raise RecordError(
                     Code.KEEP_UNEXPECTED,
                     f"keep names seat {key}, who does not reach four colours with this trick",
-                    path,
+                    path, {"seat": int(key)} if key.isdigit() else {},
                 )
         for seat in due:
             choice = given[str(seat)]
@@ -296,7 +296,7 @@ class Round:
                 raise RecordError(
                     Code.BAD_KEEP,
                     f"seat {seat} must keep two different colours out of B, G, R, Y, got {choice!r}",
-                    f"{path}/{escape(seat)}",
+                    f"{path}/{escape(seat)}", {"seat": seat},
                 )
             stacks = self.open[seat]
             for colour in range(4):
@@ -315,9 +315,11 @@ class Round:
         if holder is None:
             # As in Mü: a card played again is one the seat no longer holds, a move against the
             # rules (card_not_held); duplicate_card is for a deal or a pick that names a card twice.
-            return RecordError(Code.CARD_NOT_HELD, f"seat {seat} plays {card}, which has already been played", path)
+            return RecordError(Code.CARD_NOT_HELD, f"seat {seat} plays {card}, which has already been played", path,
+                               {"seat": seat, "card": card})
         return RecordError(
-            Code.CARD_NOT_HELD, f"seat {seat} plays {card}, which he does not hold: it is in seat {holder}'s hand", path
+            Code.CARD_NOT_HELD, f"seat {seat} plays {card}, which he does not hold: it is in seat {holder}'s hand", path,
+            {"seat": seat, "card": card, "holder": holder},
         )
 
     def _bad_pick_card(self, pick: list, played: list[int], first: int, path: str) -> RecordError:
@@ -328,12 +330,13 @@ class Round:
             if code is None:
                 return bad_card(card, self.deck, f"{path}/{j}")
             if code in taken:
-                return RecordError(Code.DUPLICATE_CARD, f"seat {first} picks {card} twice", f"{path}/{j}")
+                return RecordError(Code.DUPLICATE_CARD, f"seat {first} picks {card} twice", f"{path}/{j}",
+                                   {"seat": first, "card": card})
             if code not in played:
                 return RecordError(
                     Code.PICK_NOT_IN_TRICK,
                     f"seat {first} picks {card}, which is not in the trick ({', '.join(map(card_name, played))})",
-                    f"{path}/{j}",
+                    f"{path}/{j}", {"seat": first, "card": card},
                 )
             taken.append(code)
         raise AssertionError("no bad pick found")  # pragma: no cover
@@ -370,9 +373,10 @@ def bad_card(card, deck: Deck, path: str) -> RecordError:
         return RecordError(
             Code.BAD_CARD,
             f"{card} is not a card of the {deck.players}-player deck ({deck.describe(colour)})",
-            path,
+            path, {"value": card},
         )
-    return RecordError(Code.BAD_CARD, f"{card!r} is not a card: a colour B, G, R or Y, then a number", path)
+    return RecordError(Code.BAD_CARD, f"{card!r} is not a card: a colour B, G, R or Y, then a number", path,
+                       {"value": card})
 
 
 def read_hands(value, deck: Deck) -> list[set[int]]:
@@ -409,7 +413,8 @@ def _first_bad_hand(hands: list, deck: Deck) -> RecordError:
                 holder = earlier[card]
                 where = "earlier in this hand" if holder == seat else f"in seat {holder}'s hand"
                 return RecordError(
-                    Code.DUPLICATE_CARD, f"{card} is dealt twice (also {where}); the deck has one", f"{path}/{j}"
+                    Code.DUPLICATE_CARD, f"{card} is dealt twice (also {where}); the deck has one", f"{path}/{j}",
+                    {"card": card, "seat": seat},
                 )
             earlier[card] = seat
     raise AssertionError("no bad card found")  # pragma: no cover
@@ -461,7 +466,7 @@ def validate_summary(summary, deck: Deck) -> dict:
                 Code.NOT_WHOLE_TAKES,
                 f"seat {seat} collected {sum(open_stacks) + discarded} cards, which is no sum of whole takes: a "
                 f"first winner takes {deck.first_share} and a second {deck.second_share} with {n} players",
-                f"/summary/stacks/{seat}",
+                f"/summary/stacks/{seat}", {"seat": seat, "got": sum(open_stacks) + discarded},
             )
     return {
         "scores": [stack_score(open_stacks, discarded) for open_stacks, discarded in seats],
@@ -491,7 +496,7 @@ def _read_stacks(entry, path: str, seat: int, deck: Deck) -> tuple[list[int], in
                     Code.BAD_DISCARD,
                     f"seat {seat}'s discard pile holds 0 cards or at least 2 (two non-empty stacks turned over), "
                     f"not {value}",
-                    f"{path}/{key}",
+                    f"{path}/{key}", {"seat": seat},
                 )
             discarded = value
         else:
@@ -510,14 +515,14 @@ def _read_stacks(entry, path: str, seat: int, deck: Deck) -> tuple[list[int], in
         raise RecordError(
             Code.TOO_MANY_COLOURS,
             f"seat {seat} has four open colours; on reaching the fourth a player keeps two and turns two over",
-            path,
+            path, {"seat": seat},
         )
     if discarded and count != 2:
         raise RecordError(
             Code.BAD_DISCARD,
             f"seat {seat} has a discard pile, so he chose two colours to keep and has exactly two open "
             f"colours, not {count}",
-            path,
+            path, {"seat": seat},
         )
     return open_stacks, discarded
 

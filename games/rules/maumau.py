@@ -176,7 +176,8 @@ def validate_series(series: Any) -> dict:
         if game is None:
             raise RecordError(Code.MISSING_MEMBER, "game is required (maumau in a series)", prefix + "/game")
         if game != "maumau":
-            raise RecordError(Code.WRONG_GAME, f"a series holds Maumau games, not {game!r}", prefix + "/game")
+            raise RecordError(Code.WRONG_GAME, f"a series holds Maumau games, not {game!r}", prefix + "/game",
+                              {"table_game": "maumau", "game_name": game})
         try:
             head = _head(record)
         except RecordError as error:
@@ -187,7 +188,7 @@ def validate_series(series: Any) -> dict:
             raise RecordError(
                 Code.WRONG_PLAYER_COUNT,
                 f"every game of a series has the same table: {players} players, not {head[0]}",
-                prefix + "/players",
+                prefix + "/players", {"due": players, "got": head[0]},
             )
         if record.get("summary") is None:
             _check_continues(record, following, index, prefix)
@@ -212,7 +213,7 @@ def _check_continues(record: dict, following: tuple, index: int, prefix: str) ->
             Code.WRONG_DEALER,
             f"game {index + 1} is dealt by seat {dealer}, who would have been on turn next in the game before, "
             f"not by seat {record['dealer']}",
-            prefix + "/dealer",
+            prefix + "/dealer", {"number": index + 1, "expected_seat": dealer, "seat": record["dealer"]},
         )
     given = record.get("direction")
     given = 1 if given is None else given
@@ -297,7 +298,8 @@ def _card(name: Any, path: str) -> int:
     code = CARD_CODES.get(name) if type(name) is str else None
     if code is None:
         raise RecordError(
-            Code.BAD_CARD, f"{name!r} is not a card: rank 7 8 9 T J Q K A, then suit C S H D (e.g. 7H, TD, JC)", path
+            Code.BAD_CARD, f"{name!r} is not a card: rank 7 8 9 T J Q K A, then suit C S H D (e.g. 7H, TD, JC)", path,
+            {"value": name},
         )
     return code
 
@@ -305,7 +307,7 @@ def _card(name: Any, path: str) -> int:
 def _suit(value: Any, path: str) -> int:
     suit = SUIT_CODES.get(value) if type(value) is str else None
     if suit is None:
-        raise RecordError(Code.BAD_SUIT, f"a named suit is one of C, S, H, D; got {value!r}", path)
+        raise RecordError(Code.BAD_SUIT, f"a named suit is one of C, S, H, D; got {value!r}", path, {"value": value})
     return suit
 
 
@@ -331,7 +333,8 @@ def _summary(summary: Any, players: int) -> dict:
             for index, name in enumerate(hand):
                 code = _card(name, f"{path}/{index}")
                 if seen[code] == COPIES:
-                    raise RecordError(Code.DUPLICATE_CARD, f"{name} appears more than twice; the deck holds it twice", f"{path}/{index}")
+                    raise RecordError(Code.DUPLICATE_CARD, f"{name} appears more than twice; the deck holds it twice", f"{path}/{index}",
+                                      {"card": name})
                 seen[code] += 1
                 counts[code] += 1
             hands.append(counts)
@@ -349,7 +352,7 @@ def _summary(summary: Any, players: int) -> dict:
             raise RecordError(
                 Code.NO_JACK_FOR_WISH,
                 f"no jack could have named {SUIT_NAMES[named]}: the hands hold both copies of every other jack",
-                "/summary/wish",
+                "/summary/wish", {"suit": SUITS[named]},
             )
     if remaining is not None:
         computed = [minus_points(hand, len(cards), named) for hand, cards in zip(hands, remaining)]
@@ -397,7 +400,8 @@ def read_game(record: dict, players: int, dealer: int, direction: int) -> Game:
         for index, name in enumerate(hand):
             code = _card(name, f"{path}/{index}")
             if dealt[code] == COPIES:
-                raise RecordError(Code.DUPLICATE_CARD, f"{name} is dealt a third time; the deck holds it twice", f"{path}/{index}")
+                raise RecordError(Code.DUPLICATE_CARD, f"{name} is dealt a third time; the deck holds it twice", f"{path}/{index}",
+                                  {"card": name})
             dealt[code] += 1
             held[code] += 1
         counts.append(held)
@@ -406,7 +410,8 @@ def read_game(record: dict, players: int, dealer: int, direction: int) -> Game:
         raise RecordError(Code.MISSING_MEMBER, "upcard (the first card of the discard pile) is required", "/upcard")
     upcard = _card(name, "/upcard")
     if dealt[upcard] == COPIES:
-        raise RecordError(Code.DUPLICATE_CARD, f"the upcard {name} is dealt twice already; the deck holds it twice", "/upcard")
+        raise RecordError(Code.DUPLICATE_CARD, f"the upcard {name} is dealt twice already; the deck holds it twice", "/upcard",
+                          {"card": name})
     dealt[upcard] += 1
     wish = record.get("upcard_wish")
     if upcard & 7 == JACK:
@@ -420,7 +425,7 @@ def read_game(record: dict, players: int, dealer: int, direction: int) -> Game:
                 Code.FORBIDDEN_WISH,
                 f"the dealer may not name {SUIT_NAMES[named]}, the suit of the upcard {name} "
                 "(rules/maumau.md, J: as upcard any suit but its own)",
-                "/upcard_wish",
+                "/upcard_wish", {"suit": SUITS[named]},
             )
     else:
         if wish is not None:
@@ -556,14 +561,15 @@ class Game:
             _card(play, f"/events/{k}/play")
         hand = self.hands[seat]
         if not hand[card]:
-            raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} does not hold {play}", f"/events/{k}/play")
+            raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} does not hold {play}", f"/events/{k}/play",
+                              {"seat": seat, "card": play})
         rank = card & 7
         if phase == SEVENS and rank != SEVEN:
             raise RecordError(
                 Code.SEVEN_PENDING,
                 f"seat {seat} must pass the 7 chain on with a 7 or draw {self.chain}, not play {play} "
                 "(rules/maumau.md, 7)",
-                f"/events/{k}/play",
+                f"/events/{k}/play", {"seat": seat, "card": play},
             )
         top, suit = self.top, self.suit
         if not is_legal(card, top, suit):
@@ -598,7 +604,7 @@ class Game:
                 Code.NO_WEDDING_CHANCE,
                 f"seat {seat} announces a wedding, but no chance is open: a wedding answers a Q or K just played "
                 f"(the top card is {CARD_NAMES[top]})",
-                f"/events/{k}/wedding",
+                f"/events/{k}/wedding", {"seat": seat},
             )
         card = _card(play, f"/events/{k}/play")
         if card != COUNTERPART[top]:
@@ -606,10 +612,12 @@ class Game:
                 Code.NOT_COUNTERPART,
                 f"seat {seat} announces a wedding with {play}; on {CARD_NAMES[top]} only {CARD_NAMES[COUNTERPART[top]]} is one",
                 f"/events/{k}/play",
+                {"seat": seat, "card": play, "top_card": CARD_NAMES[top], "counterpart": CARD_NAMES[COUNTERPART[top]]},
             )
         hand = self.hands[seat]
         if not hand[card]:
-            raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} does not hold {play}", f"/events/{k}/play")
+            raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} does not hold {play}", f"/events/{k}/play",
+                              {"seat": seat, "card": play})
         if event.get("wish") is not None:
             raise RecordError(Code.UNEXPECTED_MEMBER, f"only a jack names a suit; {play} is not a jack", f"/events/{k}/wish")
         hand[card] -= 1
@@ -692,7 +700,8 @@ class Game:
         for index, name in enumerate(show):
             code = _card(name, f"{path}/{index}")
             if hand[code] <= shown.count(code):
-                raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} shows {name} but does not hold it", f"{path}/{index}")
+                raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} shows {name} but does not hold it", f"{path}/{index}",
+                                  {"seat": seat, "card": name})
             shown.append(code)
         taken = event.get("taken")
         if not shown:
@@ -707,7 +716,8 @@ class Game:
             raise RecordError(Code.MISSING_MEMBER, f"seat {taker} takes one of the shown cards (taken)", f"/events/{k}/taken")
         code = _card(taken, f"/events/{k}/taken")
         if code not in shown:
-            raise RecordError(Code.NOT_SHOWN, f"seat {taker} takes {taken}, which seat {seat} did not show", f"/events/{k}/taken")
+            raise RecordError(Code.NOT_SHOWN, f"seat {taker} takes {taken}, which seat {seat} did not show", f"/events/{k}/taken",
+                              {"seat": taker, "card": taken})
         hand[code] -= 1
         sizes[seat] -= 1
         self.hands[taker][code] += 1
@@ -819,7 +829,7 @@ def _must_follow_ace(seat: int, top: int, k: int) -> RecordError:
         Code.MUST_FOLLOW_ACE,
         f"seat {seat} holds a card that can go on the ace {CARD_NAMES[top]} and must play it; "
         "only a player without one draws (rules/maumau.md, A)",
-        f"/events/{k}",
+        f"/events/{k}", {"seat": seat},
     )
 
 
@@ -849,16 +859,18 @@ def _wrong_seat(seat: int, turn: int, phase: int, k: int) -> RecordError:
         TOP_UP: "must draw up before showing",
         SHOW: "must show two cards",
     }[phase]
-    return RecordError(Code.WRONG_SEAT, f"seat {seat} may not act here: seat {turn} {why}", f"/events/{k}/seat")
+    return RecordError(Code.WRONG_SEAT, f"seat {seat} may not act here: seat {turn} {why}", f"/events/{k}/seat",
+                       {"seat": seat, "expected_seat": turn})
 
 
 def _show_due(phase: int, seat: int, k: int) -> RecordError:
     if phase == TOP_UP:
         return RecordError(
             Code.DRAW_DUE, f"seat {seat} holds fewer than two cards and first draws up to two before showing "
-            "(rules/maumau.md, 9 and T)", f"/events/{k}",
+            "(rules/maumau.md, 9 and T)", f"/events/{k}", {"seat": seat},
         )
-    return RecordError(Code.SHOW_DUE, f"seat {seat} must show two cards now (rules/maumau.md, 9 and T)", f"/events/{k}")
+    return RecordError(Code.SHOW_DUE, f"seat {seat} must show two cards now (rules/maumau.md, 9 and T)", f"/events/{k}",
+                       {"seat": seat})
 
 
 def _show_unexpected(phase: int, seat: int, k: int) -> RecordError:
@@ -881,6 +893,7 @@ def _illegal(seat: int, card: int, top: int, suit: int, k: int) -> RecordError:
     return RecordError(
         Code.ILLEGAL_PLAY, f"seat {seat} may not play {CARD_NAMES[card]} on {_suit_text(top, suit)}: {rule} "
         "(rules/maumau.md, A turn)", f"/events/{k}/play",
+        {"seat": seat, "card": CARD_NAMES[card], "top_card": CARD_NAMES[top]},
     )
 
 
@@ -891,7 +904,7 @@ def _forbidden_wish(seat: int, card: int, top: int, suit: int, named: int, k: in
         reason = f"{SUIT_NAMES[named]} is the suit of the card below ({_suit_text(top, suit)})"
     return RecordError(
         Code.FORBIDDEN_WISH, f"seat {seat} may not name {SUIT_NAMES[named]} with {CARD_NAMES[card]}: {reason} "
-        "(rules/maumau.md, J)", f"/events/{k}/wish",
+        "(rules/maumau.md, J)", f"/events/{k}/wish", {"seat": seat, "suit": SUITS[named]},
     )
 
 
@@ -904,13 +917,14 @@ def _draw_count(seat: int, phase: int, chain: int, wanted: int, given: int, k: i
         why = f"seat {seat} draws one card"
     if wanted < (chain if phase == SEVENS else 1):
         why += f", and only {wanted} can be drawn"
-    return RecordError(Code.WRONG_DRAW_COUNT, f"{why}, not {given} (rules/maumau.md)", f"/events/{k}/draw")
+    return RecordError(Code.WRONG_DRAW_COUNT, f"{why}, not {given} (rules/maumau.md)", f"/events/{k}/draw",
+                       {"seat": seat, "due": wanted, "got": given})
 
 
 def _not_in_pile(seat: int, name: str, k: int, index: int) -> RecordError:
     return RecordError(
         Code.NOT_IN_PILE, f"seat {seat} draws {name}, but the draw pile holds no {name} at this point "
-        "(every copy is in a hand or on the discard pile)", f"/events/{k}/draw/{index}",
+        "(every copy is in a hand or on the discard pile)", f"/events/{k}/draw/{index}", {"seat": seat, "card": name},
     )
 
 

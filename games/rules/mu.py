@@ -377,7 +377,7 @@ class Deal:
                         Code.OVERBID,
                         f"seat {seat} puts out {len(action)} card(s) for a bid of {bid}, but the highest bid before "
                         f"was {top}, so at most {top + 1} (rules/mu.md §1)",
-                        f"/auction/{index}",
+                        f"/auction/{index}", {"seat": seat, "bid": bid, "top": top, "most": top + 1},
                     )
                 hand = in_hand[seat]
                 held = len(hand)
@@ -389,6 +389,7 @@ class Deal:
                     _check_card(name, self.deck, path)
                     raise RecordError(
                         Code.CARD_NOT_HELD, f"seat {seat} puts out {name} but does not hold it in hand", path,
+                        {"seat": seat, "card": name},
                     ) from None
                 displays[seat] += action
                 bids[seat] = bid
@@ -445,7 +446,7 @@ class Deal:
                 Code.TRUMP_TAKEN,
                 f"the Chef (seat {chef}) may not choose {_trump_text(trump)}: the Vize (seat {self.vice}) chose it "
                 "(rules/mu.md §4)",
-                "/chef_trump",
+                "/chef_trump", {"seat": chef, "vice": self.vice, "trump": trump},
             )
         self.chef_trump = trump
         self.tables = trump_tables(trump, self.vice_trump)
@@ -577,9 +578,9 @@ def _read_colours(record: dict, variant: Variant, required: bool) -> _Deck:
         if type(colour) is not str:
             raise RecordError(Code.BAD_TYPE, f"a colour must be a string, got {colour!r}", path)
         if colour not in COLOUR_NAMES:
-            raise RecordError(Code.BAD_COLOUR, f"{colour!r} is not a colour (R, Y, G, B, K)", path)
+            raise RecordError(Code.BAD_COLOUR, f"{colour!r} is not a colour (R, Y, G, B, K)", path, {"value": colour})
         if colour in seen:
-            raise RecordError(Code.DUPLICATE_COLOUR, f"colour {colour} is named twice", path)
+            raise RecordError(Code.DUPLICATE_COLOUR, f"colour {colour} is named twice", path, {"colour": colour})
         seen.add(colour)
     return DECKS[tuple(sorted(seen))]
 
@@ -612,7 +613,7 @@ def _read_hands(hands, variant: Variant, deck: _Deck) -> list[list[str]]:
                 raise RecordError(
                     Code.DUPLICATE_CARD,
                     f"{name} is dealt more often than the deck holds it ({CARD_COPIES[name]}); seat {seat} has one too many",
-                    f"{path}/{index}",
+                    f"{path}/{index}", {"card": name, "seat": seat},
                 )
     raise AssertionError("hands of the right sizes without a card too many are the whole deck")
 
@@ -624,8 +625,10 @@ def _check_card(name, deck: _Deck, path: str) -> None:
     if name in deck.names:
         return
     if name in CARD_COPIES:
-        raise RecordError(Code.COLOUR_NOT_IN_PLAY, f"{name}: {COLOUR_NAMES[name[0]]} is not in play in this deal", path)
-    raise RecordError(Code.BAD_CARD, f"{name!r} is not a Mü card (a colour R, Y, G, B, K and a digit 0-9, such as 'R7')", path)
+        raise RecordError(Code.COLOUR_NOT_IN_PLAY, f"{name}: {COLOUR_NAMES[name[0]]} is not in play in this deal", path,
+                          {"card": name, "colour": name[0]})
+    raise RecordError(Code.BAD_CARD, f"{name!r} is not a Mü card (a colour R, Y, G, B, K and a digit 0-9, such as 'R7')", path,
+                      {"value": name})
 
 
 def _trump_text(trump: str) -> str:
@@ -643,7 +646,7 @@ def _trump_value(value, path: str, allow_none: bool) -> str:
         raise RecordError(Code.BAD_TYPE, f"a trump must be a string (a colour letter or a digit), got {value!r}", path)
     if value not in TRUMP_SYMBOLS and not (allow_none and value == NO_TRUMP):
         allowed = "a colour letter, a digit or 'none'" if allow_none else "a colour letter or a digit"
-        raise RecordError(Code.BAD_TRUMP, f"{value!r} is not a trump: {allowed}", path)
+        raise RecordError(Code.BAD_TRUMP, f"{value!r} is not a trump: {allowed}", path, {"trump": value})
     return value
 
 
@@ -655,7 +658,7 @@ def _summary_trump(value, path: str, allow_none: bool, deck: _Deck) -> str:
         raise RecordError(
             Code.BAD_TRUMP,
             f"{_trump_text(trump)} is not in play in this deal (colours {', '.join(deck.colours)})",
-            path,
+            path, {"trump": trump},
         )
     return trump
 
@@ -668,7 +671,7 @@ def _display_trump(value: Any, path: str, role: str, seat: int, display: list[st
             Code.TRUMP_NOT_IN_DISPLAY,
             f"{role} (seat {seat}) may choose only a colour or digit of his display ({', '.join(display)}), "
             f"not {_trump_text(trump)} (rules/mu.md §4)",
-            path,
+            path, {"seat": seat, "trump": trump},
         )
     return trump
 
@@ -676,15 +679,18 @@ def _display_trump(value: Any, path: str, role: str, seat: int, display: list[st
 def _check_partner(partner: int, chef: int, vice: int | None, path: str) -> None:
     """§5: the Chef names a partner other than himself, never the Vize."""
     if partner == chef:
-        raise RecordError(Code.PARTNER_IS_CHEF, f"the Chef (seat {chef}) cannot be his own partner (rules/mu.md §5)", path)
+        raise RecordError(Code.PARTNER_IS_CHEF, f"the Chef (seat {chef}) cannot be his own partner (rules/mu.md §5)", path,
+                          {"seat": chef})
     if partner == vice:
-        raise RecordError(Code.PARTNER_IS_VICE, f"the Chef may not name the Vize (seat {vice}) as partner (rules/mu.md §5)", path)
+        raise RecordError(Code.PARTNER_IS_VICE, f"the Chef may not name the Vize (seat {vice}) as partner (rules/mu.md §5)", path,
+                          {"seat": vice})
 
 
 def _reject_play(number: int, position: int, seat: int, name, deck: _Deck) -> NoReturn:
     path = f"/tricks/{number}/{position}"
     _check_card(name, deck, path)
-    raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} plays {name} in trick {number} but does not hold it", path)
+    raise RecordError(Code.CARD_NOT_HELD, f"seat {seat} plays {name} in trick {number} but does not hold it", path,
+                      {"seat": seat, "card": name, "trick": number})
 
 
 def _reject_follow(number: int, trick: list, position: int, seat: int, hand: list[str], led: int,
@@ -699,7 +705,7 @@ def _reject_follow(number: int, trick: list, position: int, seat: int, hand: lis
     raise RecordError(
         Code.ILLEGAL_FOLLOW,
         f"seat {seat} plays {trick[position]} in trick {number}: {rule} while he holds {', '.join(options)} (rules/mu.md §6)",
-        f"/tricks/{number}/{position}",
+        f"/tricks/{number}/{position}", {"seat": seat, "card": trick[position], "trick": number, "cards": options},
     )
 
 
@@ -730,7 +736,7 @@ def _validate_summary(record: dict, variant: Variant, deck: _Deck) -> dict:
             raise RecordError(
                 Code.CHEF_NOT_TOP,
                 f"the Chef is the unique top bidder, seat {top_seats[0]} with {top}, not seat {chef}",
-                "/summary/chef",
+                "/summary/chef", {"seat": chef, "expected_seat": top_seats[0]},
             )
     else:
         chef = summary.get("chef")
@@ -756,7 +762,7 @@ def _validate_summary(record: dict, variant: Variant, deck: _Deck) -> dict:
                 raise RecordError(
                     Code.VICE_NOT_SECOND,
                     f"seat {vice} cannot be the Vize: {reason} (rules/mu.md §3)",
-                    "/summary/vice",
+                    "/summary/vice", {"seat": vice},
                 )
 
     # provocateur
@@ -766,7 +772,7 @@ def _validate_summary(record: dict, variant: Variant, deck: _Deck) -> dict:
             raise RecordError(
                 Code.PROVOCATEUR_NOT_TOP,
                 f"the provocateur is one of the top bidders ({', '.join(map(str, top_seats))} with {top}), not seat {provocateur}",
-                "/summary/provocateur",
+                "/summary/provocateur", {"seat": provocateur, "seats": top_seats},
             )
     else:
         absent("provocateur", "there is a provocateur only in an Eklat")
@@ -783,7 +789,7 @@ def _validate_summary(record: dict, variant: Variant, deck: _Deck) -> dict:
             raise RecordError(
                 Code.TRUMP_TAKEN,
                 f"the Chef may not choose {_trump_text(chef_trump)}: the Vize chose it (rules/mu.md §4)",
-                "/summary/chef_trump",
+                "/summary/chef_trump", {"seat": chef, "vice": vice, "trump": chef_trump},
             )
     else:
         absent("chef_trump", after_end)
@@ -807,7 +813,7 @@ def _validate_summary(record: dict, variant: Variant, deck: _Deck) -> dict:
             raise RecordError(
                 Code.CARD_POINTS_SUM,
                 f"card_points must sum to {due}, got {sum(card_points)}: {reason}",
-                "/summary/card_points",
+                "/summary/card_points", {"due": due, "got": sum(card_points)},
             )
 
     if is_void:

@@ -217,6 +217,44 @@ function lutFill(form, summary) {
   });
 }
 
+// --- messages at the fields -------------------------------------------------------------------------
+
+/** Remove the messages ``showAt`` put in ``root``. */
+export function clearMessages(root) {
+  $$(root, ".field-error-row, .field-error").forEach((element) => element.remove());
+  $$(root, ".has-error").forEach((element) => element.classList.remove("has-error"));
+}
+
+/** Put ``message`` next to the field that the JSON Pointer ``path`` names (or its nearest parent). */
+export function showAt(root, path, message) {
+  let target = null;
+  let pointer = path || "";
+  while (target === null) {
+    target = root.querySelector(`[data-path="${CSS.escape(pointer)}"]`);
+    if (target || pointer === "") break;
+    pointer = pointer.slice(0, pointer.lastIndexOf("/"));
+  }
+  target = target && !target.closest("[hidden]") ? target : root.querySelector(".check");
+  const note = document.createElement("p");
+  note.className = "field-error";
+  note.setAttribute("role", "alert");
+  note.dataset.for = path || "";
+  note.textContent = message;
+  target.classList.add("has-error");
+  if (target.tagName === "TR") {
+    // A row of a table: the message goes in a row of its own right below.
+    const row = document.createElement("tr");
+    row.className = "field-error-row";
+    const cell = row.insertCell();
+    cell.colSpan = target.cells.length;
+    cell.append(note);
+    target.after(row);
+  } else {
+    target.append(note);
+  }
+  return note;
+}
+
 // --- the sheet's interface -------------------------------------------------------------------------
 
 export function setup(form, ctx) {

@@ -20,6 +20,9 @@ const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selec
 
 const format = (template, values) => String(template).replace(/%\((\w+)\)s/g, (_, key) => values[key] ?? "");
 const names = cfg.names;
+// The engine's refusals come in the page's language with the players named (stich/errors.py):
+// Accept-Language says which, ?name= gives the names the sheet shows, seat by seat.
+const namesQuery = names.map((name) => `name=${encodeURIComponent(name)}`).join("&");
 const ctx = { game: cfg.game, players: cfg.players, points: cfg.points, names, text, format };
 
 // --- the queue on this phone -------------------------------------------------------------------------
@@ -131,47 +134,14 @@ function renderSlot() {
 // --- live checking --------------------------------------------------------------------------------------
 
 function headers() {
-  const result = { "Content-Type": "application/json", Accept: "application/json" };
+  const result = { "Content-Type": "application/json", Accept: "application/json", "Accept-Language": document.documentElement.lang || "en" };
   const csrf = $('input[name="csrfmiddlewaretoken"]');
   if (csrf) result["X-CSRFToken"] = csrf.value;
   if (cfg.token) result["X-Scorer-Token"] = cfg.token;
   return result;
 }
 
-function clearMessages(root) {
-  $$(".field-error-row, .field-error", root).forEach((element) => element.remove());
-  $$(".has-error", root).forEach((element) => element.classList.remove("has-error"));
-}
-
-/** Put ``message`` next to the field that the JSON Pointer ``path`` names (or its nearest parent). */
-function showAt(root, path, message) {
-  let target = null;
-  let pointer = path || "";
-  while (target === null) {
-    target = root.querySelector(`[data-path="${CSS.escape(pointer)}"]`);
-    if (target || pointer === "") break;
-    pointer = pointer.slice(0, pointer.lastIndexOf("/"));
-  }
-  target = target && !target.closest("[hidden]") ? target : root.querySelector(".check");
-  const note = document.createElement("p");
-  note.className = "field-error";
-  note.setAttribute("role", "alert");
-  note.dataset.for = path || "";
-  note.textContent = message;
-  target.classList.add("has-error");
-  if (target.tagName === "TR") {
-    // A row of a table: the message goes in a row of its own right below.
-    const row = document.createElement("tr");
-    row.className = "field-error-row";
-    const cell = row.insertCell();
-    cell.colSpan = target.cells.length;
-    cell.append(note);
-    target.after(row);
-  } else {
-    target.append(note);
-  }
-  return note;
-}
+const { clearMessages, showAt } = forms;
 
 function showScores(box, result) {
   const parts = result.scores.map((score, seat) => `${names[seat]} ${score > 0 ? "+" : ""}${score}`);
@@ -193,7 +163,7 @@ async function check(root, box, record) {
   box.textContent = text.checking;
   let response;
   try {
-    response = await fetch(cfg.validate, { method: "POST", headers: headers(), body: JSON.stringify(record), credentials: "same-origin" });
+    response = await fetch(`${cfg.validate}?${namesQuery}`, { method: "POST", headers: headers(), body: JSON.stringify(record), credentials: "same-origin" });
   } catch {
     box.textContent = text.checkOffline;
     return;
@@ -277,12 +247,11 @@ function describe(error) {
   if (!error) return "";
   const reason = error.message || error.detail || `HTTP ${error.status}`;
   const fields = Object.entries(error.fields || {}).map(([name, problems]) => `${name}: ${[].concat(problems).join(" ")}`);
-  const where = error.path !== undefined ? ` (${error.path || "/"})` : "";
-  return [`${reason}${where}`, ...fields].join(" · ");
+  return [reason, ...fields].join(" · ");
 }
 
 async function sendOne(entry) {
-  const url = `${cfg.submit}?hand=${entry.hand}`;
+  const url = `${cfg.submit}?hand=${entry.hand}&${namesQuery}`;
   const extra = { "Idempotency-Key": entry.key };
   if (cfg.token && entry.seat !== null && entry.seat !== undefined) extra["X-Scorer-Seat"] = String(entry.seat);
   const response = await fetch(url, {

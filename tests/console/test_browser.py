@@ -147,10 +147,13 @@ def test_an_organiser_runs_an_evening_through_the_console(asgi_server, new_page,
     hand = Hand.objects.get(session__table=tables[1], number=2)
     page.goto(f"{base}/console/tables/{tables[1].pk}/")
     page.click(f"#hand-{hand.pk} + tr summary")
+    click_and_wait(page, f"#hand-{hand.pk} + tr a.correct-hand")
     corrected = next_record("mu", random.Random(5), 4, {"next": {"dealer": hand.dealer, "direction": None}})
+    # A hand the API stored in full (its cards) is corrected as its record; one the sheet entered,
+    # through the sheet's form (tests/console/test_correct_browser.py).
     page.fill(f"#record-{hand.pk}", json.dumps(corrected))
-    page.fill(f"#correct-reason-{hand.pk}", "scores swapped by the table")
-    click_and_wait(page, f"#hand-{hand.pk} + tr form[action$='/correct/'] button")
+    page.fill("#correct-reason", "scores swapped by the table")
+    click_and_wait(page, "#save-correction")
     assert "Hand 2 corrected." in page.inner_text(".messages")
     hand.refresh_from_db()
     assert hand.version == 2 and hand.record == corrected

@@ -23,6 +23,8 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from games.catalog import GAMES
+from games.messages import message as engine_message
+from games.rules import Code
 
 from .. import draws, policy, results, services
 from ..display import METRIC_HELP, METRIC_LABELS, hands_text, money, number
@@ -30,6 +32,7 @@ from ..errors import DomainError, Error, RecordRejected
 from ..models import Attendance, Club, Event, Hand, Round, Seat, Session, Table
 from ..progress import SessionRules, session_length
 from ..selectors import event_money, present_players, standings_document
+from ..sheet.views import game_form_context
 from .forms import CorrectForm, DistinctionForm, EventForm, OrganiserForm, PlanForm, PlayerForm, ReasonForm
 
 VIA = "page"
@@ -67,11 +70,21 @@ def _form_status(request) -> int:
     return 400 if request.method == "POST" else 200
 
 
-def _refused(request, error: DomainError) -> None:
-    text = error.message
-    if isinstance(error, RecordRejected):
-        text = f"{error.message} ({error.path})"
-    messages.error(request, _("Not done: %(reason)s") % {"reason": text})
+def _refused_text(error: DomainError, names: list[str] | None = None) -> str:
+    if isinstance(error, RecordRejected) and error.code in Code.__members__.values():
+        # The engine's refusal in the reader's language, the table's players named (games/messages.py).
+        return engine_message(error.code, error.path, error.params, names)
+    return error.message
+
+
+def _refused(request, error: DomainError, names: list[str] | None = None) -> None:
+    messages.error(request, _("Not done: %(reason)s") % {"reason": _refused_text(error, names)})
+
+
+def _seat_names(request, hand: Hand) -> list[str]:
+    seats = list(hand.session.table.seats.order_by("position").values_list("player_id", flat=True))
+    shown = _names(request, seats)
+    return [shown.get(player, "") for player in seats]
 
 
 # --- names --------------------------------------------------------------------------------------
@@ -594,13 +607,13 @@ def table_detail(request, pk: int):
         for hand in session.hands.order_by("number"):
             hands.append({
                 "hand": hand, "dealer": seats[hand.dealer]["name"] if hand.dealer < len(seats) else hand.dealer,
-                "scores": hand.scores, "record": json.dumps(hand.record, ensure_ascii=False, indent=1),
+                "scores": hand.scores,
             })
         sessions.append({"session": session, "summary": summary, "hands": hands,
                          "count": hands_text(event.game, len(hands))})
     return render(request, "console/table.html", {
         "table": table, "event": event, "round": table.round, "seats": seats, "sessions": sessions,
-        "correct_form": CorrectForm(), "void_form": ReasonForm(),
+        "void_form": ReasonForm(),
     })
 
 
@@ -611,22 +624,41 @@ def _hand(request, pk: int) -> Hand:
 
 
 @login_required
-@require_POST
 def hand_correct(request, pk: int):
+    """A hand corrected through the score sheet's own form for its game, prefilled with the stored
+    hand (a hand stored in full, with its cards, is corrected as its record). A refused correction
+    shows the form again as entered, the engine's reason at the field its JSON Pointer names."""
     hand = _hand(request, pk)
-    form = CorrectForm(request.POST)
-    if not form.is_valid():
-        for errors in form.errors.values():
-            messages.error(request, " ".join(errors))
-    else:
-        try:
-            results.hand_correct(hand=hand, record=form.cleaned_data["record"], by_user=request.user,
-                                 reason=form.cleaned_data["reason"], via=VIA)
-        except DomainError as error:
-            _refused(request, error)
+    table = hand.session.table
+    event = table.round.event
+    names = _seat_names(request, hand)
+    form = CorrectForm(request.POST or None)
+    entered, error = hand.record, None
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                results.hand_correct(hand=hand, record=form.cleaned_data["record"], by_user=request.user,
+                                     reason=form.cleaned_data["reason"], via=VIA)
+            except RecordRejected as refused:
+                entered = form.cleaned_data["record"]
+                error = {"path": refused.path, "message": _refused_text(refused, names)}
+            except DomainError as refused:
+                _refused(request, refused, names)
+            else:
+                messages.success(request, _("Hand %(number)s corrected.") % {"number": hand.number})
+                return redirect(reverse("console:table", args=[table.pk]) + f"#hand-{hand.pk}")
         else:
-            messages.success(request, _("Hand %(number)s corrected.") % {"number": hand.number})
-    return redirect(reverse("console:table", args=[hand.session.table_id]) + f"#hand-{hand.pk}")
+            error = {"path": "", "message": " ".join(" ".join(errors) for errors in form.errors.values())}
+    summary = isinstance(entered, dict) and isinstance(entered.get("summary"), dict) and "summary" in hand.record
+    context = {
+        "hand": hand, "table": table, "event": event, "round": table.round, "form": form, "error": error,
+        "as_form": summary, "record_text": json.dumps(entered, ensure_ascii=False, indent=1),
+        "entered": entered, "seat_list": [{"number": seat + 1, "name": name} for seat, name in enumerate(names)],
+        "correct_config": {"game": event.game, "players": len(names), "names": names},
+    }
+    context.update(game_form_context(event.game, names))
+    context["correct_config"]["points"] = context["points"]
+    return render(request, "console/correct.html", context, status=400 if error else 200)
 
 
 @login_required

@@ -200,22 +200,31 @@ def _mu_colours():
     }
 
 
-def _render_sheet(request, table: Table, *, token: str | None, running_url: str, seat: int | None):
-    visibility = policy.visibility(request.user)
-    context = running_sheet(table, visibility)
-    names = context["names"]
+def game_form_context(game: str, names: list[str]) -> dict:
+    """What the per-game fields of a hand need (templates/sheet/_game_fields.html, read and filled
+    by static/stich/sheet-forms.js): the sheet's form and the console's correction of a hand."""
     players = len(names)
-    context.update({
-        "config": _config(table, names, token=token, running_url=running_url, seat=seat),
-        "i18n": _texts(table.round.event.game),
+    return {
+        "i18n": _texts(game),
         "seats": list(enumerate(names)),
-        "game": table.round.event.game,
+        "game": game,
         "bids": range(0, min(mu.HAND_SIZE.get(players, 12), 8) + 1),
         "mu_colours": [(c, *_mu_colours()[c]) for c in mu.COLOURS],
         "digits": list(mu.DIGITS),
         "lut_colours": [("B", _("blue")), ("G", _("green")), ("R", _("red")), ("Y", _("yellow"))],
         "suits": [("C", "♣", pgettext("card suit", "clubs")), ("S", "♠", _("spades")), ("H", "♥", _("hearts")), ("D", "♦", _("diamonds"))],
         "ranks": list("789TJQKA"),
+        "points": mu.VARIANTS[players].points_in_play if players in mu.VARIANTS else None,
+    }
+
+
+def _render_sheet(request, table: Table, *, token: str | None, running_url: str, seat: int | None):
+    visibility = policy.visibility(request.user)
+    context = running_sheet(table, visibility)
+    names = context["names"]
+    context.update(game_form_context(table.round.event.game, names))
+    context.update({
+        "config": _config(table, names, token=token, running_url=running_url, seat=seat),
         "my_seat": seat,
     })
     return render(request, "sheet/sheet.html", context)
