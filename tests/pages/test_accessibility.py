@@ -43,7 +43,6 @@ NOT_PAGES = {
     "console:round_swap": "a POST from the round page",
     "console:round_publish": "a POST from the round page",
     "console:round_hold": "a POST from the round page",
-    "console:hand_correct": "a POST from the table page (its form is checked there)",
     "console:hand_void": "a POST from the table page",
     "console:transfer_paid": "a POST from the money page",
     "console:transfer_unpaid": "a POST from the money page",
@@ -92,6 +91,9 @@ PAGES = {
     "console:round": lambda w: [("console-board", f"/console/rounds/{w.draft_round.pk}/"),
                                 ("console-round", f"/console/rounds/{w.events['lut'].rounds.first().pk}/")],
     "console:table": lambda w: [(f"console-table-{g}", f"/console/tables/{t.pk}/") for g, t in w.played_tables.items()],
+    "console:hand_correct": lambda w: [
+        (f"console-correct-{g}", f"/console/hands/{hand.pk}/correct/") for g, hand in w.first_hands.items()
+    ],
     "console:series_list": lambda w: [("console-series-list", "/console/series/")],
     "console:series_new": lambda w: [("console-series-new", "/console/series/new/")],
     "console:series": lambda w: [("console-series", f"/console/series/{w.series.pk}/")],
@@ -144,7 +146,7 @@ def build_world() -> World:
 
     from tournaments import services
     from tournaments.draws import draw_preview
-    from tournaments.models import Event, Player, Session, Table
+    from tournaments.models import Event, Hand, Player, Session, Table
 
     from tests.sheet.world import play_hands
 
@@ -165,6 +167,7 @@ def build_world() -> World:
     w.player = players[0]
     w.played_tables = {g: Table.objects.filter(round__event=e).order_by("round__number", "number").first()
                        for g, e in w.events.items()}
+    w.first_hands = {g: Hand.objects.filter(session__table=t).order_by("pk").first() for g, t in w.played_tables.items()}
 
     w.sheet_tables = {}
     for game, event in w.events.items():
