@@ -18,13 +18,17 @@ NAMES = ["Anna Becker", "Bernd Fischer", "Conny Hahn", "Dagmar Koch", "Emil Lang
 
 
 def played(table, totals, *, finished=True, hands=4, minutes=0):
-    """A session of ``table`` as ``tournaments.results`` leaves it: its kept totals and hand count."""
+    """A session of ``table`` as ``tournaments.results`` leaves it: its kept totals and hand count
+    (and the event's standings sums, as written around the services: ``aggregates.rebuild``)."""
+    from tournaments import aggregates
     from tournaments.models import Session
 
     moment = timezone.now() + datetime.timedelta(minutes=minutes)
-    return Session.objects.create(
+    session = Session.objects.create(
         table=table, number=1, totals=totals, hand_count=hands,
         status=Session.Status.FINISHED if finished else Session.Status.OPEN, finished_at=moment if finished else None)
+    aggregates.rebuild([table.round.event_id])
+    return session
 
 
 @pytest.fixture
