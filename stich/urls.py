@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from .asyncapi import asyncapi_json, asyncapi_yaml
 from .health import healthz
 
 urlpatterns = [
@@ -11,6 +12,8 @@ urlpatterns = [
     path("api/v1/", include("ratings.urls")),
     path("api/v1/", include("tournaments.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/asyncapi.yaml", asyncapi_yaml, name="asyncapi-yaml"),
+    path("api/asyncapi.json", asyncapi_json, name="asyncapi-json"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("api-auth/", include("rest_framework.urls")),

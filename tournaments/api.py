@@ -252,8 +252,15 @@ class PlayerOrdering(OrderingFilter):
         return [term for term in fields if term.lstrip("-") in ("name", "created_at", "id")]
 
 
-@extend_schema_view(destroy=extend_schema(description="Deleting a player anonymises him: name and account go, "
-                                                      "every result and rating stays."))
+@extend_schema_view(
+    destroy=extend_schema(description="Deleting a player anonymises him: name and account go, every result and "
+                                      "rating stays."),
+    list=extend_schema(parameters=[OpenApiParameter(
+        "search", OpenApiTypes.STR,
+        description="Players whose name contains every word of the text, in the name shown to you: the real name "
+                    "only where you may see it, else the initials he agreed to. Each row's `label` is the name "
+                    "to show, namesakes told apart.")]),
+)
 class PlayerViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, CreateMixin,
                     UpdateMixin, mixins.DestroyModelMixin):
     """Players. A club's organisers create players in their club. A player's name, initials and
@@ -275,7 +282,19 @@ class PlayerViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMi
         text = self.request.query_params.get("name__icontains") or self.request.query_params.get("name")
         if text:
             players = self.visibility.filter_by_name(players, text)
+        search = self.request.query_params.get("search")
+        if search:
+            players = self.visibility.search_players(players, search)
         return players
+
+    def list(self, request, *args, **kwargs):
+        # The page's names in one go (the namesake rule looks at all of them together).
+        players = self.filter_queryset(self.get_queryset())
+        page = self.paginate_queryset(players)
+        rows = list(page if page is not None else players)
+        context = {**self.get_serializer_context(), "names": self.visibility.names(rows)}
+        data = self.get_serializer(rows, many=True, context=context).data
+        return self.get_paginated_response(data) if page is not None else Response(data)
 
     def perform_create(self, serializer):
         serializer.instance = services.player_create(by_user=self.request.user, **serializer.validated_data)

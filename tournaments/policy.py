@@ -34,6 +34,9 @@ admin ask ``user.has_perm(name, obj)`` and get the same answer:
 - A club's organisers create, change and delete its series (a club's season over its events) and
   attach events to them or detach them (``change_series`` on the series, besides ``change_event``).
 - An open club night's organisers open its tables and see who is free (``open_table_at_event``).
+- An event's organisers (and its club's) check players in and out and see who is checked in
+  (``check_in_at_event``): who is here tonight is the organisers' data, as in the console.
+- A logged-in user reads his own account (``view_own_account``: his player and his clubs).
 
 The API's creates and updates are decided on what they would write (``Change``: the object and
 the validated data), under their own permission names (``create_event``, ``update_player`` ...):
@@ -135,6 +138,12 @@ def organises_a_club_of(user, player: Player) -> bool:
     if not _authenticated(user) or player is None:
         return False
     return user.is_staff or player.clubs.filter(organisers=user).exists()
+
+
+@rules.predicate
+def is_himself(user, account) -> bool:
+    """``account`` is the user's own (``GET /api/v1/me/``)."""
+    return _authenticated(user) and account is not None and account.pk == user.pk
 
 
 @rules.predicate
@@ -304,6 +313,8 @@ rules.add_perm("tournaments.update_series", may_update_series)  # the API's upda
 rules.add_perm("tournaments.change_series", organises_club_of_series)  # also: attach and detach events
 rules.add_perm("tournaments.delete_series", organises_club_of_series)
 rules.add_perm("tournaments.open_table_at_event", organises_event)  # open club nights; obj: the event
+rules.add_perm("tournaments.check_in_at_event", organises_event)  # check-in, check-out, who is here; obj: the event
+rules.add_perm("tournaments.view_own_account", is_himself)  # obj: the user
 # Read-only models in the admin: staff view them.
 for _model in ("hand", "handversion", "transfer", "auditentry", "session", "seat", "membership"):
     rules.add_perm(f"tournaments.view_{_model}", is_staff)
@@ -535,6 +546,13 @@ class Visibility:
     def filter_by_name(self, players: QuerySet[Player], text: str) -> QuerySet[Player]:
         """``name`` contains ``text``, on the real name only where this user sees it."""
         return players.filter((Q(name__icontains=text) & self.real_names_q()) | Q(shown_name__icontains=text))
+
+    def search_players(self, players: QuerySet[Player], text: str) -> QuerySet[Player]:
+        """Player search (``?search=``): every word of ``text`` (the first eight) is in the name this
+        user is shown (``filter_by_name``): a hidden real name is never searched."""
+        for word in text.split()[:8]:
+            players = self.filter_by_name(players, word)
+        return players
 
 
 def visibility(user) -> Visibility:

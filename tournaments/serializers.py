@@ -40,14 +40,26 @@ class PlayerSerializer(serializers.ModelSerializer):
     user = UserIdField(required=False, allow_null=True, help_text="The user account linked to the player.")
     display_name = serializers.CharField(source="shown_name", read_only=True,
                                          help_text="The name the player agreed to show in public.")
+    label = serializers.SerializerMethodField(
+        help_text="The name shown to you, namesakes told apart as on the sheets and standings "
+                  "(\"Max Müller (2)\"): the name to show people.")
 
     class Meta:
         model = Player
-        fields = ["id", "name", "display_name", "distinction", "initials_only", "anonymised", "clubs", "user",
+        fields = ["id", "name", "display_name", "label", "distinction", "initials_only", "anonymised", "clubs", "user",
                   "created_at"]
         extra_kwargs = {"distinction": {"help_text": "What tells the player apart from namesakes (shown in "
                                                      "brackets beside the name where another has the same one)."}}
         read_only_fields = ["anonymised", "created_at"]
+
+    def get_label(self, instance) -> str:
+        names = self.context.get("names")
+        if names is None or instance.pk not in names:
+            visibility = self.context.get("visibility")
+            if visibility is None:
+                return instance.public_name
+            names = visibility.names([instance])
+        return names.get(instance.pk, instance.public_name)
 
     def to_representation(self, instance):
         data = super().to_representation(instance)

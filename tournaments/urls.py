@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-from . import api, open_api, results_api, series_api
+from . import account_api, api, evening_api, open_api, results_api, series_api
 
 router = DefaultRouter()
 router.register("clubs", api.ClubViewSet, basename="club")
@@ -17,5 +17,9 @@ router.register("series", series_api.SeriesViewSet, basename="series")
 urlpatterns = [
     path("tables/<int:pk>/hands/", results_api.TableHandsView.as_view(), name="table-hands"),
     path("events/<int:pk>/open-table/", open_api.OpenTableView.as_view(), name="event-open-table"),
+    path("events/<int:pk>/checkins/", evening_api.CheckinsView.as_view(), name="event-checkins"),
+    path("events/<int:pk>/checkins/<int:player>/", evening_api.CheckoutView.as_view(), name="event-checkout"),
+    path("events/<int:pk>/tables/", evening_api.EventTablesView.as_view(), name="event-tables"),
+    path("me/", account_api.MeView.as_view(), name="me"),
     *router.urls,
 ]

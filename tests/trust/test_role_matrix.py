@@ -75,6 +75,8 @@ def cases(w) -> dict:
         ("series-detail", "delete"): (f"/api/v1/series/{series.pk}/", None, w.club_organiser),
         ("event-open-table", "post"): (f"/api/v1/events/{night.pk}/open-table/", {"players": members},
                                        w.club_organiser),
+        ("event-checkins", "post"): (f"/api/v1/events/{mu.pk}/checkins/", {"player": w.players[8].pk}, w.organiser),
+        ("event-checkout", "delete"): (f"/api/v1/events/{mu.pk}/checkins/{w.players[9].pk}/", None, w.organiser),
         ("club-list", "post"): ("/api/v1/clubs/", {"name": "New club"}, w.staff),
         ("club-detail", "put"): (f"/api/v1/clubs/{w.club.pk}/", {"name": "Testclub", "city": "Bonn"}, w.club_organiser),
         ("club-detail", "patch"): (f"/api/v1/clubs/{w.club.pk}/", {"city": "Bonn"}, w.club_organiser),
@@ -160,6 +162,10 @@ def _prepare(w, name: str):
 
     if name in ("round-draw-swap", "round-draw-publish"):
         draws.draw_preview(w.empty_round, by_user=w.organiser, seed=3)
+    if name == "event-checkout":
+        from tournaments import services
+
+        services.player_check_in(event=w.events["mu"], player=w.players[9], by_user=w.organiser)
     if name == "transfer-unpaid":
         results.transfer_mark_paid(transfer=w.maumau_session.transfers.first(), by_user=w.organiser)
 

@@ -23,6 +23,8 @@ VIEW_MODULES = [
     "stich/health.py",
     "tournaments/series_api.py",
     "tournaments/open_api.py",
+    "tournaments/evening_api.py",
+    "tournaments/account_api.py",
     "tournaments/console/series.py",
     "stich/pages/series.py",
 ]

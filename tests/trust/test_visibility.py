@@ -98,7 +98,7 @@ def urls(w) -> list[str]:
                 found.append(f"{path}?ordering={field}")
             if name == "player-list":
                 found += [f"{path}?name=Zacharias", f"{path}?name__icontains=Quint", f"{path}?ordering=name",
-                          f"{path}?ordering=-name"]
+                          f"{path}?ordering=-name", f"{path}?search=Zacharias", f"{path}?search=quintessenz+z"]
             continue
         if any(p[1] == "game" for p in params):
             found += [path.replace("<str:game>", game) for game in ("mu", "maumau", "lut")]
@@ -111,6 +111,8 @@ def urls(w) -> list[str]:
     for url in found:
         if url.endswith("/standings/"):
             extras.append(url + "?format=csv")
+        if re.fullmatch(r"/api/v1/events/\d+/tables/", url):  # the held round asked for by its number
+            extras.append(url + f"?round={w.held_round.number}")
     return found + extras + ["/api/v1/ratings/leaderboard/?game=lut", "/api/v1/ratings/leaderboard/?game=maumau"]
 
 
@@ -155,7 +157,7 @@ def leaks(w, role: str, url: str, response) -> list[str]:
     if role not in SEES_NAME:
         if SECRET_NAME in text or "Zacharias" in text or "Quintessenz" in text:
             found.append("the real name")
-        if re.search(r"[?&]name(__icontains)?=", url) and response.status_code == 200 and \
+        if re.search(r"[?&](name(__icontains)?|search)=", url) and response.status_code == 200 and \
                 "json" in response.get("Content-Type", ""):
             ids = [row.get("id") for row in json.loads(text).get("results", [])]
             if w.secret.pk in ids:
