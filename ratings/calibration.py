@@ -7,7 +7,14 @@ page draws ``Report.bins``.
 
 Predictions compared, each scored on the same sessions:
 
-- ``chances``: ``chances.room_chances`` (Plackett–Luce, the skill uncertainty integrated);
+- ``chances``: what the service shows: ``chances.room_chances`` (Plackett–Luce, the skill
+  uncertainty integrated) with the pool's scale (``chances.Scale``) fitted by ``fit_scale`` on
+  the sessions before, never on the one predicted: refitted every ``REFIT`` sessions on the
+  latest ``WINDOW`` and used once a fit has predicted its own next block better than the default
+  scale (``trusted``: a short league whose ratings still move fast keeps the default); the
+  default scale until ``MIN_FIT`` sessions are known (as ``ratings.outlook.pool_scale`` does
+  for the pages);
+- ``model``: the same chances with the default scale (the model as it stands);
 - ``point``: the bare Plackett–Luce formula with mu plugged in and no sigma (``c² = n·beta²``);
 - ``openskill``: the same with openskill's ``c`` (``Σ sigma² + beta²``), for comparison;
 - ``uniform``: ``1/n`` for everybody.
@@ -27,13 +34,18 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .chances import point_estimate, room_chances
+from .chances import DEFAULT_SCALE, Scale, point_estimate, room_chances
 from .kernel import SECONDS_PER_DAY
 from .model import NEW_PLAYER, DecayConfig, Rating, Session, decayed_sigma, rate_many
 
 BINS = 10
 CHUNK = 256  # tables per vectorised pass of room_chances
-METHODS = ("chances", "point", "openskill", "uniform")
+METHODS = ("chances", "model", "point", "openskill", "uniform")
+MIN_FIT = 1000  # sessions a pool has rated before its scale is fitted
+MIN_SIZE = 200  # sessions at tables of one size for a temperature of their own (else the pooled one)
+WINDOW = 4000  # the latest sessions a scale is fitted on
+REFIT = 1000  # sessions between two fits
+SIGMA_SAMPLE = 600  # the latest sessions the sigma factor is fitted on (each try computes their chances)
 
 
 class Bin(NamedTuple):
@@ -59,7 +71,8 @@ class Report(NamedTuple):
     def lines(self) -> list[str]:
         out = [f"{self.sessions} sessions, {self.seats} seats, winner predicted from the ratings before each session"]
         out.append(f"{'prediction':<14}{'log-loss':>10}{'Brier':>10}")
-        labels = {"chances": "chances", "point": "point (no σ)", "openskill": "openskill c", "uniform": "uniform"}
+        labels = {"chances": "chances", "model": "unscaled", "point": "point (no σ)", "openskill": "openskill c",
+                  "uniform": "uniform"}
         for method in METHODS:
             score = self.scores[method]
             out.append(f"{labels[method]:<14}{score.log_loss:>10.4f}{score.brier:>10.4f}")
@@ -107,11 +120,12 @@ def replay(
     return before, outcomes
 
 
-def predict(tables: Sequence[Sequence[Rating]], method: str) -> list[list[float]]:
-    if method == "chances":
+def predict(tables: Sequence[Sequence[Rating]], method: str, scale: Scale = DEFAULT_SCALE) -> list[list[float]]:
+    if method in ("chances", "model"):
+        scale = scale if method == "chances" else DEFAULT_SCALE
         result = []
         for start in range(0, len(tables), CHUNK):
-            result.extend([chance.win for chance in table] for table in room_chances(tables[start:start + CHUNK]))
+            result.extend([chance.win for chance in table] for table in room_chances(tables[start:start + CHUNK], scale))
         return result
     if method == "point":
         return [point_estimate(table) for table in tables]
@@ -149,23 +163,116 @@ def reliability(predictions: Sequence[Sequence[float]], outcomes: Sequence[Seque
     return result
 
 
+def _golden(loss, low: float, high: float, steps: int) -> float:
+    """The minimum of a unimodal ``loss`` on [low, high] by golden-section search."""
+    ratio = (math.sqrt(5.0) - 1.0) / 2.0
+    a, b = high - ratio * (high - low), low + ratio * (high - low)
+    loss_a, loss_b = loss(a), loss(b)
+    for _ in range(steps):
+        if loss_a < loss_b:
+            high, b, loss_b = b, a, loss_a
+            a = high - ratio * (high - low)
+            loss_a = loss(a)
+        else:
+            low, a, loss_a = a, b, loss_b
+            b = low + ratio * (high - low)
+            loss_b = loss(b)
+    return (low + high) / 2.0
+
+
+def fit_scale(tables: Sequence[Sequence[Rating]], outcomes: Sequence[Sequence[float]]) -> Scale:
+    """The scale (``chances.Scale``) under which the chances of ``tables`` (players' ratings
+    before each session, in order) best predict the ``outcomes`` (maximum likelihood of the
+    winners): a temperature per table size, fitted on the bare Plackett–Luce formula (closed form,
+    all the tables of that size; the pooled one for sizes with fewer than ``MIN_SIZE``), then the
+    sigma factor on the integrated chances of the latest ``SIGMA_SAMPLE``. Fewer than ``MIN_FIT``
+    tables: the default scale."""
+    if len(tables) < MIN_FIT:
+        return DEFAULT_SCALE
+    from .model import BETA
+
+    sizes = np.array([len(table) for table in tables])
+    mus = np.zeros((len(tables), WIDTH_OF_TABLES))
+    wins = np.zeros_like(mus)
+    present = np.zeros_like(mus, dtype=bool)
+    for row, (table, outcome) in enumerate(zip(tables, outcomes)):
+        mus[row, :len(table)] = [mu for mu, _ in table]
+        wins[row, :len(table)] = outcome
+        present[row, :len(table)] = True
+    mus -= np.where(present, mus, -np.inf).max(axis=1, keepdims=True)  # exp stays ≤ 1
+
+    def point_loss(rows: np.ndarray, log_temperature: float) -> float:
+        c = math.exp(log_temperature) * BETA * np.sqrt(sizes[rows])[:, None]
+        strength = np.where(present[rows], np.exp(mus[rows] / c), 0.0)
+        log_share = np.log(np.maximum(strength / strength.sum(axis=1, keepdims=True), 1e-300))
+        return float(-(wins[rows] * np.where(present[rows], log_share, 0.0)).sum() / len(rows))
+
+    every = np.arange(len(tables))
+    pooled = math.exp(_golden(lambda t: point_loss(every, t), math.log(0.2), math.log(5.0), 30))
+    temperature = {}
+    for size in sorted(set(sizes.tolist())):
+        rows = every[sizes == size]
+        temperature[size] = (
+            math.exp(_golden(lambda t: point_loss(rows, t), math.log(0.2), math.log(5.0), 30))
+            if len(rows) >= MIN_SIZE else pooled
+        )
+    recent_tables, recent_outcomes = tables[-SIGMA_SAMPLE:], outcomes[-SIGMA_SAMPLE:]
+
+    def chances_loss(factor: float) -> float:
+        return score(predict(recent_tables, "chances", Scale(temperature, factor)), recent_outcomes).log_loss
+
+    return Scale(temperature, _golden(chances_loss, 0.5, 3.0, 10))
+
+
+WIDTH_OF_TABLES = 6
+
+
+def fitted_chances(tables: Sequence[Sequence[Rating]], outcomes: Sequence[Sequence[float]]) -> list[list[float]]:
+    """The win chances of every table as the service shows them, each from the sessions before it
+    only: blocks of ``REFIT`` tables, each predicted with the scale fitted on the ``WINDOW`` tables
+    before it (``fit_scale``) when the previous block's fit predicted that block better than the
+    default scale did (``trusted``); else with the default scale."""
+    result: list[list[float]] = []
+    trust = False
+    for block in range(0, len(tables), REFIT):
+        window = slice(max(0, block - WINDOW), block)
+        scale = fit_scale(tables[window], outcomes[window])
+        chosen, trust = trusted(scale, trust, tables[block:block + REFIT], outcomes[block:block + REFIT])
+        result.extend(chosen)
+    return result
+
+
+def trusted(scale: Scale, trust: bool, tables, outcomes) -> tuple[list[list[float]], bool]:
+    """A block's chances under ``scale`` if ``trust`` (the previous block's fit beat the default
+    there), else under the default scale; and whether this block's fit beat the default on this
+    block (out of sample: it was fitted on the sessions before), which decides the next block."""
+    default = predict(tables, "chances", DEFAULT_SCALE)
+    if scale == DEFAULT_SCALE:
+        return default, False
+    fitted = predict(tables, "chances", scale)
+    return (fitted if trust else default), score(fitted, outcomes).log_loss < score(default, outcomes).log_loss
+
+
+def evaluate(
+    tables: Sequence[Sequence[Rating]], outcomes: Sequence[Sequence[float]], kept: Sequence[int] | None = None,
+) -> Report:
+    """Score every method on the tables whose indexes are ``kept`` (all by default); the others
+    still teach the fitted scale."""
+    fitted = fitted_chances(tables, outcomes)
+    kept = range(len(tables)) if kept is None else kept
+    tables, outcomes, fitted = [tables[i] for i in kept], [outcomes[i] for i in kept], [fitted[i] for i in kept]
+    scores = {method: score(fitted if method == "chances" else predict(tables, method), outcomes) for method in METHODS}
+    return Report(len(outcomes), sum(map(len, outcomes)), scores, reliability(fitted, outcomes))
+
+
 def calibrate(
     sessions: Sequence[Session], *, decay: DecayConfig | None = None, skip: int = 0,
     scored: Sequence[bool] | None = None,
 ) -> Report:
     """Replay ``sessions`` (finish order) and score the predictions of those ``scored`` marks
     (all by default) but the first ``skip`` of them (a league's start, when everybody is new,
-    predicts little)."""
+    predicts little). The fitted scale learns from every session before the one predicted,
+    scored or not, as the pool's does."""
     before, outcomes = replay(sessions, decay=decay)
-    if scored is not None:
-        kept = [index for index, keep in enumerate(scored) if keep]
-        before, outcomes = [before[i] for i in kept], [outcomes[i] for i in kept]
-    before, outcomes = before[skip:], outcomes[skip:]
-    scores = {}
-    chances = None
-    for method in METHODS:
-        predictions = predict(before, method)
-        if method == "chances":
-            chances = predictions
-        scores[method] = score(predictions, outcomes)
-    return Report(len(outcomes), sum(map(len, outcomes)), scores, reliability(chances or [], outcomes))
+    kept = [index for index, keep in enumerate(scored) if keep] if scored is not None else list(range(len(before)))
+    return evaluate(before, outcomes, kept[skip:])

@@ -3,7 +3,9 @@
 Which ratings: a table whose latest session is rated is shown with the ratings its players had
 just before that session (``RatingHistory``), so a prediction does not change once the result is
 in; any other table with its players' current ratings (a player with none is new: the prior,
-provisional). The chances depend on the ratings alone, so they are cached by them.
+provisional). The chances depend on the ratings and the pool's fitted scale
+(``pool_scale``: fitted on the pool's own history, ``ratings.calibration.fit_scale``), so they
+are cached by both.
 
 Callers pass tables they may show (``tournaments.policy.Visibility``): the ratings themselves are
 public (only public results are rated).
@@ -15,12 +17,14 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from django.core.cache import cache
+from django.db.models import Max
 
 from tournaments.models import Seat, Session, Table
 
-from .chances import Chance, room_chances
+from .calibration import MIN_FIT, REFIT, WINDOW, fit_scale, observed_wins, trusted
+from .chances import DEFAULT_SCALE, Chance, Scale, room_chances
 from .model import NEW_PLAYER
-from .models import Rating, RatingHistory
+from .models import PoolEntry, Rating, RatingHistory
 
 CACHE_SECONDS = 24 * 3600
 
@@ -50,19 +54,116 @@ class TableOutlook(NamedTuple):
         return ordered[0]
 
 
-def _cached_chances(tables: list[list[tuple[float, float]]]) -> list[list[Chance]]:
+def _cached_chances(tables: list[list[tuple[float, float]]], scales: list[Scale]) -> list[list[Chance]]:
     keys = [
-        "chances:" + hashlib.sha1(repr([(round(mu, 9), round(sigma, 9)) for mu, sigma in table]).encode()).hexdigest()
-        for table in tables
+        "chances:" + hashlib.sha1(repr((
+            [(round(mu, 9), round(sigma, 9)) for mu, sigma in table],
+            sorted((size, round(t, 9)) for size, t in scale.temperature.items()), round(scale.sigma_factor, 9),
+        )).encode()).hexdigest()
+        for table, scale in zip(tables, scales)
     ]
     found = cache.get_many(keys)
-    missing = [index for index, key in enumerate(keys) if key not in found]
-    if missing:
-        computed = room_chances([tables[index] for index in missing])
-        fresh = {keys[index]: [tuple(chance) for chance in result] for index, result in zip(missing, computed)}
+    missing: dict[tuple, tuple[Scale, list[int]]] = {}
+    for index, key in enumerate(keys):
+        if key not in found:
+            scale = scales[index]
+            signature = (tuple(sorted(scale.temperature.items())), scale.sigma_factor)
+            missing.setdefault(signature, (scale, []))[1].append(index)
+    for scale, indexes in missing.values():
+        computed = room_chances([tables[index] for index in indexes], scale)
+        fresh = {keys[index]: [tuple(chance) for chance in result] for index, result in zip(indexes, computed)}
         cache.set_many(fresh, CACHE_SECONDS)
         found.update(fresh)
     return [[Chance(*chance) for chance in found[key]] for key in keys]
+
+
+def _stored_tables(game: str, first: int, end: int) -> tuple[list[list[tuple[float, float]]], list[list[float]], list[int]]:
+    """The pool's sessions at positions ``first`` to ``end`` (exclusive) as the calibration reads
+    them: each one's players' ratings just before it (``RatingHistory``), its observed win
+    shares and its position; sessions that cannot be read so (a seat without history) are left
+    out. Three queries."""
+    entries = list(
+        PoolEntry.objects.filter(game=game, position__gte=first, position__lt=end).order_by("position")
+        .values_list("session", "session__totals", "position")
+    )
+    sessions = [session for session, _, _ in entries]
+    history: dict[int, dict[int, tuple[float, float]]] = {}
+    for session_id, player_id, mu, sigma in RatingHistory.objects.filter(session__in=sessions).values_list(
+        "session", "player", "mu_before", "sigma_before"
+    ):
+        history.setdefault(session_id, {})[player_id] = (mu, sigma)
+    seated: dict[int, list[int]] = {}
+    for session_id, player_id in Seat.objects.filter(table__sessions__in=sessions).order_by(
+        "table", "position"
+    ).values_list("table__sessions", "player"):
+        seated.setdefault(session_id, []).append(player_id)
+    tables, outcomes, positions = [], [], []
+    for session_id, totals, position in entries:
+        players = seated.get(session_id, [])
+        ratings = history.get(session_id, {})
+        if not 2 <= len(players) <= 6 or len(totals) != len(players) or any(p not in ratings for p in players):
+            continue
+        tables.append([ratings[p] for p in players])
+        outcomes.append(observed_wins(totals))
+        positions.append(position)
+    return tables, outcomes, positions
+
+
+def _cached(key: str, compute):
+    found = cache.get(key)
+    if found is None:
+        found = compute()
+        cache.set(key, found, 30 * CACHE_SECONDS)
+    return found
+
+
+def _fitted(game: str, block: int) -> Scale:
+    """The scale fitted on the ``WINDOW`` pool sessions before position ``block·REFIT``
+    (``calibration.fit_scale``; the default below ``MIN_FIT``). Cached until those sessions are
+    rated again (a corrected result rolls the pool back and renumbers its entries)."""
+    end = block * REFIT
+    last = PoolEntry.objects.filter(game=game, position=end - 1).values_list("pk", flat=True).first() if end else None
+    if end < MIN_FIT or last is None:
+        return DEFAULT_SCALE
+
+    def fit():
+        tables, outcomes, _ = _stored_tables(game, max(0, end - WINDOW), end)
+        return tuple(fit_scale(tables, outcomes))
+
+    return Scale(*_cached(f"chance-scale:{game}:{block}:{last}", fit))
+
+
+def scale_of_block(game: str, block: int) -> Scale:
+    """The scale the pool predicts its sessions at positions ``block·REFIT`` onwards with, as the
+    calibration report replays it (``calibration.fitted_chances``): this block's fit when the
+    previous block's fit predicted the previous block better than the default scale
+    (``calibration.trusted``), else the default."""
+    fitted, previous = _fitted(game, block), _fitted(game, block - 1) if block else DEFAULT_SCALE
+    if fitted == DEFAULT_SCALE or previous == DEFAULT_SCALE:
+        return DEFAULT_SCALE
+    last = PoolEntry.objects.filter(game=game, position=block * REFIT - 1).values_list("pk", flat=True).first()
+
+    def judged():
+        tables, outcomes, _ = _stored_tables(game, (block - 1) * REFIT, block * REFIT)
+        return trusted(previous, False, tables, outcomes)[1]
+
+    return fitted if _cached(f"chance-scale-trusted:{game}:{block}:{last}", judged) else DEFAULT_SCALE
+
+
+def pool_scales(games: Iterable[str]) -> dict[str, Scale]:
+    """The scale of each pool's next sessions (``scale_of_block``): one query for the pools' sizes,
+    and none more once the fits are cached (the rating worker calls ``pool_scale`` after each sync,
+    so that a page seldom pays for a fit)."""
+    games = list(games)
+    sizes = dict(
+        PoolEntry.objects.filter(game__in=games).order_by().values("game").annotate(size=Max("position") + 1)
+        .values_list("game", "size")
+    )
+    return {game: scale_of_block(game, sizes[game] // REFIT) if game in sizes else DEFAULT_SCALE for game in games}
+
+
+def pool_scale(game: str) -> Scale:
+    return pool_scales([game])[game]
 
 
 def _prefetched(table: Table, name: str):
@@ -116,6 +217,7 @@ def tables_outlook(tables: Iterable[Table], *, game: str | None = None) -> dict[
     }
 
     order = list(seats)
+    scales = pool_scales({games[table_id] for table_id in order})
     ratings, bases = [], []
     for table_id in order:
         session_id = latest.get(table_id)
@@ -126,7 +228,9 @@ def tables_outlook(tables: Iterable[Table], *, game: str | None = None) -> dict[
             ratings.append([current.get((player, games[table_id]), NEW_PLAYER) for _, player in seats[table_id]])
             bases.append(("current", None))
     result = {}
-    for table_id, table_ratings, (basis, session_id), chances in zip(order, ratings, bases, _cached_chances(ratings)):
+    for table_id, table_ratings, (basis, session_id), chances in zip(
+        order, ratings, bases, _cached_chances(ratings, [scales[games[table_id]] for table_id in order])
+    ):
         result[table_id] = TableOutlook(table_id, basis, session_id, [
             SeatChance(position, player, chance.win, chance.expected_place, chance.provisional, mu, sigma)
             for (position, player), (mu, sigma), chance in zip(seats[table_id], table_ratings, chances)
@@ -190,10 +294,10 @@ PAGE_SESSIONS = 2000  # the calibration page scores the pool's latest sessions
 def recent_calibration(game: str, sessions: int = PAGE_SESSIONS):
     """The calibration report (``ratings.calibration.Report``) of the pool's latest ``sessions``,
     each predicted from the ratings its players had just before it as the pool stored them
-    (``RatingHistory``): what ``manage.py calibration_report`` finds by replaying, without the
-    replay. Cached until the pool changes."""
-    from .calibration import METHODS, Report, observed_wins, predict, reliability, score
-    from .models import PoolEntry
+    (``RatingHistory``) and with the scale the pool had fitted then (``scale_of_block``): what
+    ``manage.py calibration_report`` finds by replaying, without the replay. Cached until the
+    pool changes."""
+    from .calibration import METHODS, Report, predict, reliability, score
 
     last = PoolEntry.objects.filter(game=game).order_by("-position").values_list("position", flat=True).first()
     if last is None:
@@ -202,29 +306,11 @@ def recent_calibration(game: str, sessions: int = PAGE_SESSIONS):
     cached = cache.get(key)
     if cached is not None:
         return cached
-    entries = list(
-        PoolEntry.objects.filter(game=game).order_by("-position")[:sessions].values_list("session", "session__totals")
-    )
-    entries.reverse()
-    history: dict[int, dict[int, tuple[float, float]]] = {}
-    for session_id, player_id, mu, sigma in RatingHistory.objects.filter(
-        session__in=[session for session, _ in entries]
-    ).values_list("session", "player", "mu_before", "sigma_before"):
-        history.setdefault(session_id, {})[player_id] = (mu, sigma)
-    seated: dict[int, list[int]] = {}
-    for session_id, player_id in Seat.objects.filter(
-        table__sessions__in=[session for session, _ in entries]
-    ).order_by("table", "position").values_list("table__sessions", "player"):
-        seated.setdefault(session_id, []).append(player_id)
-    tables, outcomes = [], []
-    for session_id, totals in entries:
-        players = seated.get(session_id, [])
-        ratings = history.get(session_id, {})
-        if not 2 <= len(players) <= 6 or len(totals) != len(players) or any(p not in ratings for p in players):
-            continue
-        tables.append([ratings[p] for p in players])
-        outcomes.append(observed_wins(totals))
-    chances = predict(tables, "chances")
+    tables, outcomes, positions = _stored_tables(game, max(0, last + 1 - sessions), last + 1)
+    chances: list[list[float]] = []
+    for block in sorted({position // REFIT for position in positions}):
+        rows = [index for index, position in enumerate(positions) if position // REFIT == block]
+        chances.extend(predict([tables[index] for index in rows], "chances", scale_of_block(game, block)))
     report = Report(
         len(outcomes), sum(map(len, outcomes)),
         {method: score(chances if method == "chances" else predict(tables, method), outcomes) for method in METHODS},

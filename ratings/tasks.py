@@ -4,9 +4,11 @@ from celery import shared_task
 
 @shared_task(name="ratings.pool_sync", acks_late=True)
 def pool_sync(game: str) -> dict:
-    from . import outbox
+    from . import outbox, outlook
 
-    return outbox.sync(game)
+    result = outbox.sync(game)
+    outlook.pool_scale(game)  # fit the chances' scale when the pool has grown by a block (cached)
+    return result
 
 
 @shared_task(name="ratings.catch_up", acks_late=True, ignore_result=True)

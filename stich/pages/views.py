@@ -419,7 +419,8 @@ def calibration_page(request):
     pool scored against the point estimate without sigma and a coin (uniform), and a calibration
     plot (predicted chance against observed win rate)."""
     views = []
-    labels = {"chances": _("Win chances"), "point": _("Point estimate without uncertainty"),
+    labels = {"chances": _("Win chances"), "model": _("Win chances, the model's own scale"),
+              "point": _("Point estimate without uncertainty"),
               "openskill": _("Point estimate, openskill's scale"), "uniform": _("Everybody equal (1/n)")}
     for info in GAMES.values():
         report = recent_calibration(info.code)

@@ -160,3 +160,73 @@ def test_scale_is_openskills_only_when_asked():
     assert scale(table) == pytest.approx(BETA * math.sqrt(2))
     assert scale(table, with_sigma=True) == pytest.approx(math.sqrt(9 + 16 + 2 * BETA**2))
 
+
+
+# The pool's fitted scale (chances.Scale, calibration.fit_scale)
+
+def test_the_default_scale_changes_nothing_and_a_scale_is_a_rescaling_of_the_ratings():
+    from ratings.chances import DEFAULT_SCALE, Scale, rescaled
+
+    table = [(31.0, 2.5), (24.0, SIGMA), (20.0, 1.0), (27.0, 4.0)]
+    assert table_chances(table, DEFAULT_SCALE) == table_chances(table)
+    fitted = Scale({4: 1.7, 5: 0.8}, 1.4)
+    assert [c.win for c in table_chances(table, fitted)] == pytest.approx(
+        [c.win for c in table_chances(rescaled(table, fitted))], abs=1e-12)
+    # A hotter temperature pulls every chance towards 1/n; a wider sigma as well; provisional
+    # stays what the sigmas say.
+    hotter = table_chances(table, Scale({4: 2.0}, 1.0))
+    plain = table_chances(table)
+    assert max(c.win for c in hotter) < max(c.win for c in plain)
+    assert min(c.win for c in hotter) > min(c.win for c in plain)
+    assert [c.provisional for c in table_chances(table, fitted)] == [False, True, False, False]
+    assert table_chances(table, Scale({5: 3.0}, 1.0)) == plain  # another size's temperature
+
+
+def _plackett_luce_league(temperature: float, tables: int, seed: int):
+    """Tables whose winner is drawn from Plackett–Luce with ``c = temperature·beta·sqrt(n)`` over
+    the players' mu (their sigma 0: known skills)."""
+    rng = np.random.default_rng(seed)
+    result, outcomes = [], []
+    for _ in range(tables):
+        n = int(rng.integers(3, 6))
+        mu = rng.normal(25.0, SIGMA, n)
+        performance = mu / (temperature * BETA * math.sqrt(n)) + rng.gumbel(size=n)
+        result.append([(float(m), 0.0) for m in mu])
+        outcomes.append([1.0 if i == int(performance.argmax()) else 0.0 for i in range(n)])
+    return result, outcomes
+
+
+@pytest.mark.parametrize("temperature", [0.6, 1.0, 1.8])
+def test_the_fitted_temperature_is_the_one_the_winners_were_drawn_with(temperature):
+    from ratings.calibration import fit_scale
+
+    tables, outcomes = _plackett_luce_league(temperature, 6000, seed=round(10 * temperature))
+    fitted = fit_scale(tables, outcomes)
+    assert set(fitted.temperature) == {3, 4, 5}
+    for size, found in fitted.temperature.items():
+        assert found == pytest.approx(temperature, rel=0.15), size
+
+
+def test_too_little_history_fits_nothing_and_a_prediction_never_learns_from_its_own_session():
+    from ratings.calibration import MIN_FIT, REFIT, fit_scale, fitted_chances
+    from ratings.chances import DEFAULT_SCALE
+
+    tables, outcomes = _plackett_luce_league(1.5, 2 * REFIT + 300, seed=5)
+    assert fit_scale(tables[:MIN_FIT - 1], outcomes[:MIN_FIT - 1]) is DEFAULT_SCALE
+    before = fitted_chances(tables, outcomes)
+    # The first block is predicted with the default scale: the bare model; so is the second (no
+    # fit has shown yet that it predicts better than the default).
+    bare = [[c.win for c in table] for table in room_chances(tables[:2 * REFIT])]
+    assert np.allclose(np.concatenate(before[:2 * REFIT]), np.concatenate(bare), atol=1e-9)
+    # Changing who won a session of the second block changes no prediction up to its block's end.
+    changed = [list(outcome) for outcome in outcomes]
+    winner = changed[REFIT + 10].index(1.0)
+    changed[REFIT + 10] = [1.0 if seat == (winner + 1) % len(changed[REFIT + 10]) else 0.0
+                           for seat in range(len(changed[REFIT + 10]))]
+    after = fitted_chances(tables, changed)
+    assert after[:2 * REFIT] == before[:2 * REFIT]
+    # The third block is predicted with the fit (winners drawn at 1.5 times the model's scale: the
+    # fit predicts the second block better than the default), and that fit learnt from the change.
+    third = [[c.win for c in table] for table in room_chances(tables[2 * REFIT:])]
+    assert not np.allclose(np.concatenate(before[2 * REFIT:]), np.concatenate(third), atol=1e-3)
+    assert after[2 * REFIT:] != before[2 * REFIT:]

@@ -113,7 +113,8 @@ def test_outlook_of_many_tables_takes_a_fixed_number_of_queries(world, django_as
     tables = []
     for event in world.events.values():
         tables += list(event.rounds.get(number=1).tables.select_related("round__event"))
-    with django_assert_max_num_queries(3):
+    # Seats, rating history, current ratings, and the pools' sizes (their fitted scales).
+    with django_assert_max_num_queries(4):
         outlooks = tables_outlook(tables)
     assert len(outlooks) == 9
 
