@@ -40,7 +40,7 @@ class MeView(APIView):
     action = "me"
     permissions = {"me": "view_own_account"}
 
-    @operation(operation_id="v1_me_retrieve",
+    @operation(operation_id="me_retrieve",
                    responses={200: AccountSerializer, **error_responses(401)})
     def get(self, request):
         """The logged-in user: his user name, his player and his clubs with his roles in each."""

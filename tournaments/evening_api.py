@@ -128,14 +128,14 @@ class _OrganisersOfEvent(APIView):
 
 
 class CheckinsView(_OrganisersOfEvent):
-    @operation(operation_id="v1_events_checkins_list",
+    @operation(operation_id="events_checkins_list",
                    responses={200: CheckinListSerializer, **error_responses(401, 403, 404)})
     def get(self, request, pk: int):
         """The players checked in at the event now, in check-in order (the event's organisers)."""
         event = self._event(request, pk)
         return Response({"event": event.pk, "players": selectors.checked_in(event, visibility=policy.Visibility(request.user))})
 
-    @operation(operation_id="v1_events_checkins_create", request=CheckinRequestSerializer,
+    @operation(operation_id="events_checkins_create", request=CheckinRequestSerializer,
                    responses={200: CheckinSerializer, **error_responses(400, 401, 403, 404, 409)},
                    examples=[CHECKIN_EXAMPLE, CHECKIN_ANSWER_EXAMPLE])
     def post(self, request, pk: int):
@@ -151,7 +151,7 @@ class CheckinsView(_OrganisersOfEvent):
 
 
 class CheckoutView(_OrganisersOfEvent):
-    @operation(operation_id="v1_events_checkins_destroy", request=None,
+    @operation(operation_id="events_checkins_destroy", request=None,
                    responses={204: OpenApiResponse(description="Checked out (or was not checked in)."),
                               **error_responses(401, 403, 404)})
     def delete(self, request, pk: int, player: int):
@@ -171,7 +171,7 @@ class EventTablesView(APIView):
     parser_classes = [JSONParser]
 
     @operation(
-        operation_id="v1_events_tables_retrieve",
+        operation_id="events_tables_retrieve",
         parameters=[OpenApiParameter("round", OpenApiTypes.INT, description="The round's number (default: the latest "
                                                                             "round with tables).")],
         responses={200: TablesStateSerializer, **error_responses(400, 404)},

@@ -135,9 +135,21 @@ def test_an_evening_through_the_generated_client_alone(client_package, live_serv
     round_ = _ok(rounds_create.sync_detailed(client=club_client, body=RoundRequest(event=event.id)), 201)
 
     # --- check-in -------------------------------------------------------------------------------------
-    # CHECK-IN STEP: the players check in here through `POST /api/v1/events/{id}/checkins/` (the
-    # api-ops branch's operation, wired at merge); until then the draw names the present players.
-    present = [player.id for player in players]
+    # Seven players arrive and check in (one twice: nothing changes), one leaves again before the
+    # draw; the draw seats who is checked in then.
+    from stich_api_client.api.events import events_checkins_create, events_checkins_destroy, events_checkins_list
+    from stich_api_client.models import CheckinRequestRequest
+
+    for player in players + players[:1]:
+        entry = _ok(events_checkins_create.sync_detailed(event.id, client=club_client,
+                                                         body=CheckinRequestRequest(player=player.id)), 200)
+        assert entry.player == player.id
+    assert events_checkins_destroy.sync_detailed(event.id, players[-1].id, client=club_client).status_code == 204
+    present = [entry.player for entry in _ok(events_checkins_list.sync_detailed(event.id, client=club_client), 200).players]
+    assert sorted(present) == sorted(player.id for player in players[:-1])
+    _ok(events_checkins_create.sync_detailed(event.id, client=club_client, body=CheckinRequestRequest(player=players[-1].id)), 200)
+    present = [entry.player for entry in _ok(events_checkins_list.sync_detailed(event.id, client=club_client), 200).players]
+    assert sorted(present) == sorted(player.id for player in players)
 
     draw = _ok(rounds_draw_create.sync_detailed(round_.id, client=club_client, body=DrawRequestRequest(
         players=present, seed=7)), 200)
