@@ -1,6 +1,7 @@
 """An organiser corrects a hand in the console through the score sheet's own form, in Chromium: the
 form comes filled with the stored hand; a refused correction keeps what he entered and says why at
-the field; fixed, it is saved and the standings change. In English and in German."""
+the field; fixed, it is saved and the standings change. In English, German and Finnish (the
+correction step of the evening walks, tests/console/test_evening_languages.py)."""
 from __future__ import annotations
 
 import os
@@ -23,6 +24,8 @@ WORDS = {
               "saved": "Hand 2 corrected.", "kept": "What you entered is kept."},
     "de-DE": {"seat": "Sitz 1: Anna Muster", "reason": "Die Kartenpunkte ergeben zusammen 60, nicht 59.",
               "saved": "Spiel 2 berichtigt.", "kept": "Ihre Eingaben bleiben erhalten."},
+    "fi-FI": {"seat": "Paikka 1: Anna Muster", "reason": "Korttipisteiden summa on 60, ei 59.",
+              "saved": "Jako 2 korjattu.", "kept": "Syöttämäsi tiedot säilyvät."},
 }
 
 
@@ -47,7 +50,7 @@ def _totals(page, base: str, event) -> dict:
     return {row["player"]: row["total"] for row in document["standings"]}
 
 
-@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE", "fi-FI"])
 def test_a_refused_correction_keeps_the_entries_and_says_why_at_the_field_then_the_fix_is_saved(
         evening, browser, locale):
     from tournaments.models import Hand

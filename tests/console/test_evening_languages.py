@@ -148,9 +148,8 @@ def test_a_short_evening_in_the_console_in(asgi_server, new_page, language):
     assert page.locator("#standings tbody tr").count() == 4
     assert len(namesakes(page.inner_text("#standings"))) == 2
 
-    # --- CORRECTION STEP (marked place) ---------------------------------------------------------------
-    # The console's correction through the sheet's own per-game form (a correction refused, then
-    # fixed) is being rebuilt on another branch; its walk goes here once it has landed.
+    # --- a correction refused, then fixed: walked in each language on its own evening by
+    # tests/console/test_correct_browser.py (the sheet's form in the console, the reason at the field).
 
     # --- a Maumau series: its payment ticked, then taken back --------------------------------------
     page.goto(f"{base}/console/events/new/")
