@@ -8,7 +8,9 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 
+import psycopg
 import pytest
 from django.core.management import call_command
 from django.db import connection
@@ -116,8 +118,29 @@ def _start_worker(queue: str, log_name: str):
     return process, log
 
 
+@contextmanager
+def inserts_held(model):
+    """Another connection holds ``model``'s table in EXCLUSIVE mode until the block ends: reads go
+    on, a writer waits for the table, in the middle of its transaction."""
+    params = connection.settings_dict
+    with psycopg.connect(dbname=params["NAME"], user=params["USER"], password=params["PASSWORD"] or None,
+                         host=params["HOST"] or None, port=params["PORT"] or None) as holder:
+        holder.execute(f'LOCK TABLE "{model._meta.db_table}" IN EXCLUSIVE MODE')
+        yield holder
+        holder.rollback()
+
+
+def waiting_for_a_lock(holder) -> bool:
+    """Whether a backend waits for a lock that the holder's connection has (asked on this process's
+    own connection: a transaction sees one snapshot of ``pg_stat_activity``)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                       " AND %s = ANY(pg_blocking_pids(pid))", [holder.info.backend_pid])
+        return cursor.fetchone()[0] > 0
+
+
 def test_a_worker_killed_mid_task_leaves_the_same_ratings(db, live_worker):
-    from ratings.models import PoolEntry
+    from ratings.models import PoolEntry, RatingHistory
     from ratings.tasks import pool_sync
     from stich.celery import app
 
@@ -126,25 +149,29 @@ def test_a_worker_killed_mid_task_leaves_the_same_ratings(db, live_worker):
     app.control.purge()
     wait_for(lambda: not any((app.control.inspect(timeout=1).active() or {}).values()), timeout=120,
              what="the shared worker idle")
-    call_command("load_league", "--players", "300", "--sessions", "20000", "--game", "mu", "--no-progress",
+    sessions = 3000
+    call_command("load_league", "--players", "300", "--sessions", str(sessions), "--game", "mu", "--no-progress",
                  stdout=open(os.devnull, "w"))
     queue = "ratings-kill-test"
     victim, victim_log = _start_worker(queue, "celery-test-victim.log")
     try:
-        # A queue of its own: only the victim, then its successor, consume this delivery.
-        result = pool_sync.apply_async(args=["mu"], queue=queue)
-        wait_for(lambda: "pool_sync" in (ROOT / "celery-test-victim.log").read_text() and
-                 "received" in (ROOT / "celery-test-victim.log").read_text(), timeout=60, what="the victim's start")
-        time.sleep(1.0)
-        assert victim.poll() is None
-        victim.send_signal(signal.SIGKILL)
-        victim.wait(timeout=30)
+        # The pool's entries are held: the victim rates the league, writes its history and then waits
+        # for the entries' table, inside its transaction. It is killed there, whatever the speed of
+        # the machine (no league size to guess).
+        with inserts_held(PoolEntry) as holder:
+            # A queue of its own: only the victim, then its successor, consume this delivery.
+            result = pool_sync.apply_async(args=["mu"], queue=queue)
+            wait_for(lambda: waiting_for_a_lock(holder), timeout=120, what="the victim's writes")
+            assert victim.poll() is None
+            victim.send_signal(signal.SIGKILL)
+            victim.wait(timeout=30)
         # Killed mid-task: its transaction never committed.
-        assert PoolEntry.objects.filter(game="mu").count() == 0, "the task finished before the kill; raise the league size"
+        assert PoolEntry.objects.filter(game="mu").count() == 0
+        assert RatingHistory.objects.filter(game="mu").count() == 0
         successor, successor_log = _start_worker(queue, "celery-test-successor.log")
         try:
             answer = result.get(timeout=180)
-            assert answer["rated"] == 20000
+            assert answer["rated"] == sessions
         finally:
             successor.send_signal(signal.SIGTERM)
             successor.wait(timeout=60)

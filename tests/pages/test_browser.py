@@ -50,9 +50,29 @@ def browser():
 
 @pytest.fixture
 def site(live_server, transactional_db):
-    """The demo with results and a held-back round per event, served by the live server."""
+    """The demo with results and a held-back round per event, served by the live server: built
+    for the test, which may change it (the server sees its writes), and emptied after it."""
     events = build_demo()
     return live_server.url, events
+
+
+@pytest.fixture(scope="module")
+def _demo_server(_demo_events, django_db_blocker):
+    """A server of the module's demo (tests/pages/conftest.py: built once, committed, emptied at
+    the module's end), in a thread of this process as pytest-django's ``live_server`` is, without
+    the latter's emptying of the database after each test."""
+    from pytest_django.live_server_helper import LiveServer
+
+    with django_db_blocker.unblock():
+        server = LiveServer("localhost")
+    yield server.url
+    server.stop()
+
+
+@pytest.fixture
+def demo_site(_demo_server, demo):
+    """As ``site``, for the tests that only read: the demo is built once for the module."""
+    return _demo_server, demo
 
 
 @pytest.fixture
@@ -111,8 +131,8 @@ STANDINGS_JS = """rows => rows.map(row => ({
 }))"""
 
 
-def test_event_standings_equal_the_api(site, open_page):
-    base, events = site
+def test_event_standings_equal_the_api(demo_site, open_page):
+    base, events = demo_site
     for game, event in events.items():
         url = f"{base}/events/{event.pk}/"
         page = open_page(url)
@@ -130,8 +150,8 @@ def test_event_standings_equal_the_api(site, open_page):
         screenshots(open_page, url, f"event-{game}")
 
 
-def test_leaderboard_order_equals_the_api(site, open_page):
-    base, _ = site
+def test_leaderboard_order_equals_the_api(demo_site, open_page):
+    base, _ = demo_site
     for game in GAMES:
         url = f"{base}/leaderboard/{game}/"
         page = open_page(url)
@@ -146,8 +166,8 @@ def test_leaderboard_order_equals_the_api(site, open_page):
         screenshots(open_page, url, f"leaderboard-{game}")
 
 
-def test_rating_chart_has_one_point_per_rating_event(site, open_page):
-    base, _ = site
+def test_rating_chart_has_one_point_per_rating_event(demo_site, open_page):
+    base, _ = demo_site
     page = open_page(f"{base}/leaderboard/mu/")
     players = [entry["player"] for entry in leaderboard_api(page, base, "mu")][:4]
     assert players
@@ -170,10 +190,10 @@ def test_rating_chart_has_one_point_per_rating_event(site, open_page):
     screenshots(open_page, f"{base}/players/{players[0]}/", "player")
 
 
-def test_a_held_back_round_is_not_visible_to_anonymous_users(site, open_page):
+def test_a_held_back_round_is_not_visible_to_anonymous_users(demo_site, open_page):
     from tournaments.models import Round, Session
 
-    base, events = site
+    base, events = demo_site
     held = list(Round.objects.filter(results_held=True))
     assert held
     for round_ in held:
@@ -193,8 +213,8 @@ def test_a_held_back_round_is_not_visible_to_anonymous_users(site, open_page):
             assert player_page.locator(f'[data-session="{session}"]').count() == 0
 
 
-def test_german_for_a_german_browser(site, open_page):
-    base, events = site
+def test_german_for_a_german_browser(demo_site, open_page):
+    base, events = demo_site
     event = events["mu"]
     page = open_page(f"{base}/events/{event.pk}/", locale="de-DE")
     assert page.locator("html").get_attribute("lang") == "de"
@@ -209,8 +229,8 @@ def test_german_for_a_german_browser(site, open_page):
     screenshots(open_page, f"{base}/events/{event.pk}/", "event-mu-de", locale="de-DE")
 
 
-def test_the_language_switch_overrides_the_browser(site, open_page):
-    base, _ = site
+def test_the_language_switch_overrides_the_browser(demo_site, open_page):
+    base, _ = demo_site
     page = open_page(f"{base}/", locale="en-GB")
     assert page.locator("h1").inner_text() == "Rankings"
     page.select_option("#language", "de")
@@ -220,8 +240,8 @@ def test_the_language_switch_overrides_the_browser(site, open_page):
     assert re.search(r"/$", page.url)
 
 
-def test_home_page(site, open_page):
-    base, events = site
+def test_home_page(demo_site, open_page):
+    base, events = demo_site
     page = open_page(f"{base}/")
     for event in events.values():
         assert page.locator(f'a[data-event="{event.pk}"]').count() == 1
@@ -230,9 +250,9 @@ def test_home_page(site, open_page):
     screenshots(open_page, f"{base}/", "home")
 
 
-def test_the_policy_watch_sees_an_inline_script_and_the_site_breaks_none(site, browser):
+def test_the_policy_watch_sees_an_inline_script_and_the_site_breaks_none(demo_site, browser):
     # the watch (tests/pages/csp.py) that every browser test relies on reports a violation ...
-    base, events = site
+    base, events = demo_site
     context = browser.new_context(**DESKTOP)
     page = context.new_page()
     page.route(f"{base}/probe/", lambda route: route.fulfill(
