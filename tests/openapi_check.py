@@ -89,6 +89,8 @@ def check(response) -> None:
         return
     if getattr(response, "streaming", False):
         return
+    if "text/html" in request.headers.get("Accept", "") and response.get("Content-Type", "").startswith("text/html"):
+        return  # the browsable API, asked for by a browser: not part of the schema (README, API)
     where = f"{request.method} {request.get_full_path()}"
     _validate(_Request(request.method, f"{request.scheme}://{request.get_host()}", request.path,
                        request.GET, dict(request.headers.items())),
