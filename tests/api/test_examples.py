@@ -60,6 +60,8 @@ class Stage:
             return [self.substitute(item, key, listed=True) for item in value]
         if (key in ("players", "add", "remove") and listed or key in ("a", "b")) and isinstance(value, int):
             return self.player(value)
+        if key == "player" and isinstance(value, int):  # one player (a check-in): the club's first
+            return self.player(1)
         if key in ("clubs",):
             return self.ids["club"]
         if key in ("club", "event", "round") and isinstance(value, int):

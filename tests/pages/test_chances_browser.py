@@ -67,11 +67,12 @@ def test_card_sheet_and_room_screen_show_the_favourite(site, open_page):
         assert 95 <= sum(percents) <= 105  # whole percents of chances that add up to one
         shoot(sheet, "sheet", phone)
 
-        # the room screen: the new round's tables with their chances
+        # the room screen: the new round's tables, each with its players' chances
         screen = open_page(f"{base}/events/{event.pk}/screen/", phone=phone)
-        overview = screen.locator("#round-overview")
+        overview = screen.locator("#screen-progress")
         assert f"Round {round_.number}" in overview.locator("h2").inner_text()
         assert overview.locator("article").count() == round_.tables.count()
+        assert overview.locator("article .pct").count() == sum(table.seats.count() for table in round_.tables.all())
         shoot(screen, "screen", phone)
 
 

@@ -88,7 +88,7 @@ def test_the_console_correction_refuses_it_and_names_the_pointer(world, member, 
     before = stored()
     response = client.post(f"/console/hands/{hand.pk}/correct/", {"record": with_member(record, member),
                                                                    "reason": "typo"}, follow=True)
-    assert response.status_code == 200
+    assert response.status_code == 400  # refused: the page again, what was entered kept
     page = response.content.decode()
     assert "bad_text" in page and path in page
     assert stored() == before
@@ -109,7 +109,7 @@ def test_the_console_correction_has_the_depth_limit(world):
     before = stored()
     deep = json.dumps(record)[:-1] + ', "note": ' + "[" * 3000 + "]" * 3000 + "}"
     response = client.post(f"/console/hands/{hand.pk}/correct/", {"record": deep, "reason": "typo"}, follow=True)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "too_deep" in response.content.decode()
     assert stored() == before
 
