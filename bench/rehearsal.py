@@ -597,8 +597,10 @@ http {{
 
         from django.contrib.auth.models import AnonymousUser
 
-        from tournaments import policy
-        from tournaments.selectors import session_results, standings_document
+        from tournaments import aggregates, policy
+        from tournaments.models import Session
+        from tournaments.selectors import event_standings, session_results
+        from tournaments.standings import SessionLine, standings
 
         visibility = policy.Visibility(AnonymousUser())
         results = session_results(self.event, visibility=visibility)
@@ -607,8 +609,13 @@ http {{
             hands = list(result.session.hands.order_by("number"))
             recomputed_results.append(dataclasses.replace(
                 result, totals=list(session_totals(session_rules(result.session), hands)), hands=len(hands)))
-        standings_equal = (standings_document(self.event, visibility=visibility, results=results)
-                           == standings_document(self.event, visibility=visibility, results=recomputed_results))
+        # The standings as served (from the round sums kept with each hand) against the standings
+        # computed from the recomputed sessions, and the kept sums against their recomputation.
+        lines = [SessionLine(r.players, r.totals, r.session.status == Session.Status.FINISHED)
+                 for r in recomputed_results if r.hands]
+        metrics = [name for name in self.event.standings_metrics.split(",") if name]
+        standings_equal = (event_standings(self.event, visibility=visibility) == standings(lines, metrics)
+                           and aggregates.stored([self.event.pk]) == aggregates.recompute([self.event.pk]))
         fields = ("player_id", "mu", "sigma", "sessions", "displayed", "trend")
         kept = sorted(Rating.objects.filter(game="mu").values_list(*fields))
         pool_sync("mu", from_scratch=True)

@@ -70,6 +70,9 @@ DESCRIPTIONS = {
     "413": "`too_large`: the body is larger than the service accepts (a hand record: `MAX_RECORD_BYTES`, 256 KiB "
            "by default). Nothing is read or stored.",
     "415": "`unsupported_media_type`: the body is not `application/json`.",
+    "503": "`unavailable`: the database or a web process is restarting (its connection was lost mid-request: a "
+           "write is stored whole or not at all). Try again after `Retry-After` seconds, a write with its "
+           "`Idempotency-Key`.",
 }
 WRITES = {"post", "put", "patch", "delete"}
 # The file variants of reads, each an operation at its own address (the README's spelling; errors
@@ -103,7 +106,7 @@ def add_error_responses(result, generator, request, public):
         for method, operation in operations.items():
             if method not in WRITES | {"get"}:
                 continue
-            statuses = ["400", "401", "406"]
+            statuses = ["400", "401", "406", "503"]
             if "{" in path or method == "get":  # an object not visible, or a page beyond the last
                 statuses.append("404")
             if method in WRITES:
