@@ -11,12 +11,16 @@ import pytest
 # out first, the longest first, and the other files fill in behind them, so that the two workers
 # finish together instead of one starting a minute-long file when the other is done. Refresh the
 # figures when a file becomes slow; a file missing here only runs later.
-SLOW_FILES = {
-    "tests/integration/test_ratings_worker.py": 90,
-    "tests/console/test_browser.py": 75,
+SLOW_FILES = {  # seconds per file, from a full run's --durations (2 cores)
+    "tests/pages/test_accessibility.py": 155,
+    "tests/integration/test_ratings_worker.py": 95,
+    "tests/ratings/test_chances.py": 60,
+    "tests/console/test_browser.py": 50,
     "tests/integration/test_reliability.py": 45,
-    "tests/deploy/test_rehearsal.py": 41,
-    "tests/console/test_series_browser.py": 24,
+    "tests/deploy/test_rehearsal.py": 40,
+    "tests/console/test_evening_languages.py": 37,
+    "tests/pages/test_chances_browser.py": 35,
+    "tests/console/test_series_browser.py": 20,
 }
 
 
