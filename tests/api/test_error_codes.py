@@ -11,6 +11,8 @@ import pytest
 
 from tournaments.errors import ALIASES, CLASS_KINDS, Error, Kind, readme_with_tables
 
+from tests.sources import parse
+
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [path for folder in ("tournaments", "ratings", "stich", "games")
            for path in sorted((ROOT / folder).rglob("*.py")) if "migrations" not in path.parts]
@@ -23,7 +25,7 @@ FROM_DRF = {Error.PARSE_ERROR, Error.AUTHENTICATION_FAILED, Error.METHOD_NOT_ALL
 def raises():
     """(where, class name, code member name or None) of every domain error built in the sources."""
     for path in SOURCES:
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parse(path.read_text())):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) in CLASSES:
                 code = next((k.value for k in node.keywords if k.arg == "code"), None)
                 where = f"{path.relative_to(ROOT)}:{node.lineno}"
@@ -36,7 +38,7 @@ def raises():
 def members_used() -> set[str]:
     used = set()
     for path in SOURCES:
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parse(path.read_text())):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "Error":
                 used.add(node.attr)
     return used

@@ -11,6 +11,8 @@ import pytest
 from games.rules import Code, IllegalMove, MalformedRecord, RecordError, validate
 from games.rules.errors import ALIASES, ILLEGAL, MALFORMED, markdown_table
 
+from tests.sources import parse
+
 ROOT = Path(__file__).resolve().parents[2]
 # every module that raises RecordError: the engine and the service that checks a record's slot
 RAISING = [*sorted((ROOT / "games" / "rules").glob("*.py")), ROOT / "tournaments" / "results.py"]
@@ -20,7 +22,7 @@ def codes_used(path: Path) -> set[str]:
     """The ``Code.X`` names a module uses; a RecordError built from a bare string would escape this
     scan, so that is refused too."""
     used = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(parse(path.read_text())):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "Code":
             used.add(node.attr)
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("RecordError", "MalformedRecord", "IllegalMove"):

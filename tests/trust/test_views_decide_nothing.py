@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.sources import parse
+
 ROOT = Path(__file__).resolve().parents[2]
 VIEW_MODULES = [
     "tournaments/api.py",
@@ -48,7 +50,7 @@ QUERY_METHODS = {"filter", "exclude", "get"}
 
 
 def _violations(path: Path) -> list[str]:
-    tree = ast.parse(path.read_text(), filename=str(path))
+    tree = parse(path.read_text())
     found = []
     for node in ast.walk(tree):
         where = f"{path.name}:{getattr(node, 'lineno', '?')}"
