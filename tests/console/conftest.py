@@ -3,6 +3,7 @@ with a uvicorn worker: HTTP and WebSockets) in a second process on a loopback po
 test database, and headless Chromium driven by Playwright."""
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -40,11 +41,11 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture
-def asgi_server(transactional_db, tmp_path):
+@contextlib.contextmanager
+def serving(folder: Path):
     """The base URL of ``stich.asgi`` under gunicorn's uvicorn worker (deploy/compose.yaml's web
     command), with the in-memory channel layer and tasks run in-process (no REDIS_URL): one worker
-    process stores the hands and pushes to the pages it serves."""
+    process stores the hands and pushes to the pages it serves. Its log goes to ``folder``."""
     port = _free_port()
     env = {
         **os.environ, "DJANGO_SETTINGS_MODULE": "stich.test_settings", "DATABASE_URL": _database_url(),
@@ -56,7 +57,7 @@ def asgi_server(transactional_db, tmp_path):
     # database (this process, on Redis, did not make one).
     subprocess.run([sys.executable, "manage.py", "createcachetable"], cwd=ROOT, env=env, check=True,
                    capture_output=True, timeout=120)
-    log = open(tmp_path / "server.log", "wb")
+    log = open(folder / "server.log", "wb")
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "stich.asgi:application", "-k", "stich.workers.UvicornWorker",
          "--bind", f"127.0.0.1:{port}", "--workers", "1", "--graceful-timeout", "2"],
@@ -71,15 +72,33 @@ def asgi_server(transactional_db, tmp_path):
         except OSError:
             if server.poll() is not None or time.monotonic() > deadline:
                 server.kill()
-                raise RuntimeError("the ASGI server did not start:\n" + (tmp_path / "server.log").read_text())
+                raise RuntimeError("the ASGI server did not start:\n" + (folder / "server.log").read_text())
             time.sleep(0.2)
-    yield base
-    server.terminate()
     try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
-    log.close()
+        yield base
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+@pytest.fixture
+def asgi_server(transactional_db, tmp_path):
+    """A server of the test's own (``serving``), stopped before its database is emptied."""
+    with serving(tmp_path) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def module_asgi_server(django_db_setup, django_db_blocker, tmp_path_factory):
+    """One server (``serving``) for the tests of a module, each of which asks for
+    ``transactional_db``: the server reads what a test writes, and the database is emptied after
+    each test while the server goes on (between requests its pooled connections hold no lock)."""
+    with django_db_blocker.unblock(), serving(tmp_path_factory.mktemp("server")) as base:
+        yield base
 
 
 @pytest.fixture
