@@ -343,7 +343,7 @@ def test_an_organiser_runs_an_evening_through_the_console(transactional_db, modu
     assert phone.locator('input[name="partner"][value="0"]').is_checked()
     assert [phone.input_value(f"#points-{seat}") for seat in range(4)] == ["10", "20", "12", "18"]
     assert phone.locator("textarea").count() == 0
-    # Anna's 10 were 14 — but Dagmar's 18 left as they were: 64 card points, refused at the field.
+    # Seat 1's 10 were 14 — but seat 4's 18 left as they were: 64 card points, refused at the field.
     phone.fill("#points-0", "14")
     phone.fill("#correct-reason", REASON[language])
     click_and_wait(phone, "#save-correction")
@@ -360,7 +360,7 @@ def test_an_organiser_runs_an_evening_through_the_console(transactional_db, modu
     hand.refresh_from_db()
     assert hand.version == 1 and hand.unconfirmed
     visits.photograph(phone, "correction-refused")
-    # Fixed: Dagmar had 14. Saved; the organiser's correction decides the unconfirmed hand.
+    # Fixed: seat 4 had 14. Saved; the organiser's correction decides the unconfirmed hand.
     phone.fill("#points-3", "14")
     click_and_wait(phone, "#save-correction")
     assert say(language, "Hand %(number)s corrected.", number=2) in phone.inner_text(".messages")
