@@ -4,6 +4,7 @@ test database, and headless Chromium driven by Playwright."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import socket
 import subprocess
@@ -135,6 +136,35 @@ def photograph(new_page):
                 assert width <= 375, f"{name}: the page is {width} px wide on a 375 px phone"
 
     return shoot
+
+
+def click_and_wait(page, selector: str) -> None:
+    with page.expect_navigation():
+        page.click(selector)
+
+
+def api(base: str, path: str, token: str | None = None, body=None) -> dict:
+    """A GET (or, with ``body``, a POST) of the REST API, as a club's app would send it."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Token {token}"
+    request = urllib.request.Request(f"{base}{path}", data=json.dumps(body).encode() if body is not None else None,
+                                     headers=headers, method="POST" if body is not None else "GET")
+    with urllib.request.urlopen(request, timeout=15) as response:
+        return json.load(response)
+
+
+def play_table(base: str, table, token: str, rng, hands: int | None = None) -> None:
+    """Enter the table's Mü hands through the API (a scoring app) until its session ends (or
+    ``hands`` of them), for the tests whose subject is not the entry."""
+    from tests.api.play import next_record
+
+    session = api(base, f"/api/v1/tables/{table.pk}/hands/", token)["session"]
+    entered = 0
+    while (session is None or session["status"] == "open") and (hands is None or entered < hands):
+        record = next_record("mu", rng, table.seats.count(), session, table.first_dealer)
+        session = api(base, f"/api/v1/tables/{table.pk}/hands/", token, record)["session"]
+        entered += 1
 
 
 def log_in(page, base: str, username: str, password: str) -> None:

@@ -33,7 +33,8 @@ from tests.conftest import make_user
 from tests.pages.axe import assert_accessible
 from tests.sheet.test_sheet_browser import Finger, enter, mu_deal
 
-from .conftest import SCREENSHOTS, log_in
+from .conftest import SCREENSHOTS, click_and_wait, log_in
+from .conftest import play_table  # noqa: F401 - tests/console/test_series_browser.py imports it from here
 
 pytestmark = pytest.mark.browser
 
@@ -60,11 +61,6 @@ def say(language: str, text: str, plural: str | None = None, n: int | None = Non
 def namesakes(text: str) -> set[str]:
     """The distinct ways "Max Müller" is shown in ``text`` (with the addition that tells him apart)."""
     return set(re.findall(rf"{NAMESAKE} \([^)]+\)", text))
-
-
-def click_and_wait(page, selector: str) -> None:
-    with page.expect_navigation():
-        page.click(selector)
 
 
 def number(text: str) -> float:
