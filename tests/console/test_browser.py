@@ -106,15 +106,15 @@ class Visits:
             assert_accessible(page, where=f"{page.url} ({state or 'as loaded'}, {width} px, {self.language})")
 
     def photograph(self, page, name: str) -> None:
-        """``page`` as it is now at 375 and 1280 px (then back to its own width), axe-core at both;
-        at 375 px it must not scroll sideways."""
+        """``page`` as it is now (axe-core at its own width) at 375 and 1280 px, then back to its
+        own width; at 375 px it must not scroll sideways."""
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        self.check(page, name)
         own = page.viewport_size
         for width, height in ((375, 812), (1280, 900)):
             if page.viewport_size["width"] != width:
                 page.set_viewport_size({"width": width, "height": height})
             page.screenshot(path=str(SCREENSHOTS / f"evening-{self.language}-{name}-{width}.png"), full_page=True)
-            self.check(page, name)
             if width == 375:
                 wide = page.evaluate("document.documentElement.scrollWidth")
                 assert wide <= 375, f"{name} is {wide} px wide on a 375 px phone"
