@@ -391,7 +391,9 @@ def test_an_organiser_runs_an_evening_through_the_console(transactional_db, modu
     with page.expect_download() as download:
         page.click(".standings-links a[download]")
     rows = list(csv.reader(Path(download.value.path()).read_text(encoding="utf-8-sig").splitlines()))
-    assert len(rows) == 1 + 8 and len(namesakes(" ".join(" ".join(row) for row in rows))) == 2
+    assert rows[0][:4] == ["rank", "player", "name", "played"] and len(namesakes(" ".join(row[2] for row in rows))) == 2
+    assert [(int(player), int(rank), *[round(float(v), 2) for v in values])
+            for rank, player, _name, _played, *values in rows[1:]] == expected
     click_and_wait(page, f'.standings-links a[href="{reverse("pages:standings_print", args=[event.pk])}"]')
     visits.check(page)
     assert shown_standings(page) == expected
