@@ -33,7 +33,7 @@ from tests.conftest import make_user
 from tests.pages.axe import assert_accessible
 from tests.sheet.test_sheet_browser import Finger, enter, mu_deal
 
-from .conftest import SCREENSHOTS, click_and_wait, log_in
+from .conftest import SCREENSHOTS, click_and_wait
 from .conftest import play_table  # noqa: F401 - tests/console/test_series_browser.py imports it from here
 
 pytestmark = pytest.mark.browser
@@ -326,7 +326,12 @@ def test_an_organiser_runs_an_evening_through_the_console(transactional_db, modu
     phone = new_page(phone=True, locale=locale)
     errors = []
     phone.on("pageerror", lambda error: errors.append(str(error)))
-    log_in(phone, base, *login)
+    phone.goto(f"{base}/accounts/login/")
+    visits.check(phone)
+    phone.fill("#id_username", login[0])
+    phone.fill("#id_password", login[1])
+    click_and_wait(phone, "#log-in")
+    visits.check(phone)
     phone.goto(f"{base}/console/tables/{table_a.pk}/")
     visits.check(phone)
     phone.click(f"#hand-{hand.pk} + tr summary")
@@ -430,6 +435,7 @@ def test_an_organiser_runs_an_evening_through_the_console(transactional_db, modu
     click_and_wait(page, "#publish-round")
     sheet.goto(base + page.get_attribute('#board .links a[href^="/t/"]', "href"))
     sheet.wait_for_selector("html[data-ready]")
+    visits.check(sheet, "maumau")
     finger = Finger(sheet)
     finger.numbers("#minus-0", [0, 5, 12, 3])
     enter(finger, 1)
