@@ -3,6 +3,8 @@ with a uvicorn worker: HTTP and WebSockets) in a second process on a loopback po
 test database, and headless Chromium driven by Playwright."""
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import socket
 import subprocess
@@ -40,11 +42,11 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture
-def asgi_server(transactional_db, tmp_path):
+@contextlib.contextmanager
+def serving(folder: Path):
     """The base URL of ``stich.asgi`` under gunicorn's uvicorn worker (deploy/compose.yaml's web
     command), with the in-memory channel layer and tasks run in-process (no REDIS_URL): one worker
-    process stores the hands and pushes to the pages it serves."""
+    process stores the hands and pushes to the pages it serves. Its log goes to ``folder``."""
     port = _free_port()
     env = {
         **os.environ, "DJANGO_SETTINGS_MODULE": "stich.test_settings", "DATABASE_URL": _database_url(),
@@ -56,7 +58,7 @@ def asgi_server(transactional_db, tmp_path):
     # database (this process, on Redis, did not make one).
     subprocess.run([sys.executable, "manage.py", "createcachetable"], cwd=ROOT, env=env, check=True,
                    capture_output=True, timeout=120)
-    log = open(tmp_path / "server.log", "wb")
+    log = open(folder / "server.log", "wb")
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "stich.asgi:application", "-k", "stich.workers.UvicornWorker",
          "--bind", f"127.0.0.1:{port}", "--workers", "1", "--graceful-timeout", "2"],
@@ -71,15 +73,33 @@ def asgi_server(transactional_db, tmp_path):
         except OSError:
             if server.poll() is not None or time.monotonic() > deadline:
                 server.kill()
-                raise RuntimeError("the ASGI server did not start:\n" + (tmp_path / "server.log").read_text())
+                raise RuntimeError("the ASGI server did not start:\n" + (folder / "server.log").read_text())
             time.sleep(0.2)
-    yield base
-    server.terminate()
     try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
-    log.close()
+        yield base
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+@pytest.fixture
+def asgi_server(transactional_db, tmp_path):
+    """A server of the test's own (``serving``), stopped before its database is emptied."""
+    with serving(tmp_path) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def module_asgi_server(django_db_setup, django_db_blocker, tmp_path_factory):
+    """One server (``serving``) for the tests of a module, each of which asks for
+    ``transactional_db``: the server reads what a test writes, and the database is emptied after
+    each test while the server goes on (between requests its pooled connections hold no lock)."""
+    with django_db_blocker.unblock(), serving(tmp_path_factory.mktemp("server")) as base:
+        yield base
 
 
 @pytest.fixture
@@ -116,6 +136,35 @@ def photograph(new_page):
                 assert width <= 375, f"{name}: the page is {width} px wide on a 375 px phone"
 
     return shoot
+
+
+def click_and_wait(page, selector: str) -> None:
+    with page.expect_navigation():
+        page.click(selector)
+
+
+def api(base: str, path: str, token: str | None = None, body=None) -> dict:
+    """A GET (or, with ``body``, a POST) of the REST API, as a club's app would send it."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Token {token}"
+    request = urllib.request.Request(f"{base}{path}", data=json.dumps(body).encode() if body is not None else None,
+                                     headers=headers, method="POST" if body is not None else "GET")
+    with urllib.request.urlopen(request, timeout=15) as response:
+        return json.load(response)
+
+
+def play_table(base: str, table, token: str, rng, hands: int | None = None) -> None:
+    """Enter the table's Mü hands through the API (a scoring app) until its session ends (or
+    ``hands`` of them), for the tests whose subject is not the entry."""
+    from tests.api.play import next_record
+
+    session = api(base, f"/api/v1/tables/{table.pk}/hands/", token)["session"]
+    entered = 0
+    while (session is None or session["status"] == "open") and (hands is None or entered < hands):
+        record = next_record("mu", rng, table.seats.count(), session, table.first_dealer)
+        session = api(base, f"/api/v1/tables/{table.pk}/hands/", token, record)["session"]
+        entered += 1
 
 
 def log_in(page, base: str, username: str, password: str) -> None:
