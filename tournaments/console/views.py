@@ -27,7 +27,7 @@ from games.messages import message as engine_message
 from games.rules import Code
 
 from .. import draws, policy, results, services
-from ..display import METRIC_HELP, METRIC_LABELS, hands_text, money, number
+from ..display import METRIC_HELP, METRIC_LABELS, METRIC_SHORT, hands_text, money, number
 from ..errors import DomainError, Error, RecordRejected
 from ..models import Attendance, Club, Event, Hand, Round, Seat, Session, Table
 from ..progress import SessionRules, session_length
@@ -185,6 +185,9 @@ def event_detail(request, pk: int):
         "may_name_organisers": policy.may(request.user, "name_event_organisers", event),
         "organiser_form": OrganiserForm(), "present": len(present_players(event)),
         "standings": standings, "metrics": [METRIC_LABELS.get(name, name) for name in metrics],
+        # Columns as the public table heads them: a short heading on a phone, the full one wider.
+        "metric_columns": [{"label": METRIC_LABELS.get(name, name), "short": METRIC_SHORT.get(name, name)}
+                           for name in metrics],
         "metric_help": [METRIC_HELP[name] for name in metrics if name in METRIC_HELP],
         "held": any(r.results_held for r in rounds), "maumau": event.game == "maumau",
         "open_night": open_night_context(request, event) if event.format == Event.Format.OPEN else None,
