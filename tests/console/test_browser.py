@@ -33,11 +33,7 @@ from tests.conftest import make_user
 from tests.pages.axe import assert_accessible
 from tests.sheet.test_sheet_browser import Finger, enter, mu_deal
 
-from .conftest import (
-    SCREENSHOTS,
-    click_and_wait,
-    play_table,  # noqa: F401 - tests/console/test_series_browser.py imports it from here
-)
+from .conftest import SCREENSHOTS, click_and_wait
 
 pytestmark = pytest.mark.browser
 

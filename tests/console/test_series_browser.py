@@ -11,8 +11,7 @@ from tests.conftest import make_user
 from tournaments import services
 from tournaments.models import Club, Player, Series
 
-from .conftest import log_in
-from .test_browser import click_and_wait, play_table
+from .conftest import click_and_wait, log_in, play_table
 
 pytestmark = pytest.mark.browser
 
