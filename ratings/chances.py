@@ -81,6 +81,7 @@ STEP = 0.3  # grid step of the performance axis, in units of c
 _LEFT = 3.5  # the grid starts this far below the weakest mean: a Gumbel there has density < 1e-12
 _RIGHT = 24.0  # and ends this far above the strongest: the Gumbel's right tail there is < 1e-10
 _SPREAD = 6.0  # standard deviations of the skill on either side
+_SEATS_PER_PASS = 16  # players integrated in one vectorised pass (see _grid_tables)
 
 _Z, _W = hermegauss(NODES)
 _W = _W / _W.sum()  # E[h(z)], z ~ N(0, 1)  ≈  Σ w_k h(z_k)
@@ -172,18 +173,19 @@ def _grid_tables(tables: Sequence[Sequence[Rating]]):
     high = np.nanmax(masked_means, axis=1) + _RIGHT + width_sd
     points = int(np.ceil((high - low).max() / STEP)) + 1
     x = low[:, None] + STEP * np.arange(points)[None, :]  # (tables, points)
-    # y = x - mean - spread·z over the Gauss–Hermite nodes: (tables, seats, nodes, points)
-    shifted = (
-        x[:, None, None, :]
-        - means[:, :, None, None]
-        - spreads[:, :, None, None] * _Z[None, None, :, None]
-    )
-    tail = np.exp(-shifted)
-    gumbel_cdf = np.exp(-tail)
-    distribution = np.einsum("k,tskp->tsp", _W, gumbel_cdf)
-    density = np.einsum("k,tskp->tsp", _W, gumbel_cdf * tail)
-    distribution = np.where(present[:, :, None], distribution, 1.0)
-    density = np.where(present[:, :, None], density, 0.0)
+    distribution = np.ones((count, MAX_PLAYERS, points))
+    density = np.zeros((count, MAX_PLAYERS, points))
+    # Only the seats taken, ``_SEATS_PER_PASS`` at a time: the arrays over the nodes and the grid
+    # then stay in the processor's cache (a whole room at once was four times slower).
+    rows, seats = np.nonzero(present)
+    for start in range(0, len(rows), _SEATS_PER_PASS):
+        row, seat = rows[start:start + _SEATS_PER_PASS], seats[start:start + _SEATS_PER_PASS]
+        # y = x - mean - spread·z over the Gauss–Hermite nodes: (seats, nodes, points)
+        shifted = x[row][:, None, :] - means[row, seat][:, None, None] - spreads[row, seat][:, None, None] * _Z[None, :, None]
+        tail = np.exp(-shifted, out=shifted)
+        gumbel = np.exp(-tail)
+        distribution[row, seat] = np.einsum("k,skp->sp", _W, gumbel)
+        density[row, seat] = np.einsum("k,skp->sp", _W, np.multiply(gumbel, tail, out=gumbel))
     return density, distribution, present
 
 

@@ -13,8 +13,11 @@ import pytest
 # figures when a file becomes slow; a file missing here only runs later.
 SLOW_FILES = {  # seconds per file, from a full run's --durations (2 cores)
     "tests/pages/test_accessibility.py": 155,
-    "tests/integration/test_ratings_worker.py": 95,
-    "tests/ratings/test_chances.py": 60,
+    # Schemathesis' operations are subtests of two tests (their items used to share one node id
+    # under pytest-xdist, so the file never showed its length): about 140 CPU-seconds alone.
+    "tests/trust/test_schemathesis.py": 150,
+    "tests/integration/test_ratings_worker.py": 85,
+    "tests/ratings/test_chances.py": 50,
     "tests/console/test_browser.py": 50,
     "tests/integration/test_reliability.py": 45,
     "tests/deploy/test_rehearsal.py": 40,
