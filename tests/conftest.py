@@ -18,10 +18,9 @@ SLOW_FILES = {  # seconds per file, from a full run's --durations (2 cores)
     "tests/trust/test_schemathesis.py": 150,
     "tests/integration/test_ratings_worker.py": 85,
     "tests/ratings/test_chances.py": 50,
-    "tests/console/test_browser.py": 50,
+    "tests/console/test_browser.py": 165,  # the evening walk in three languages
     "tests/integration/test_reliability.py": 45,
     "tests/deploy/test_rehearsal.py": 40,
-    "tests/console/test_evening_languages.py": 37,
     "tests/pages/test_chances_browser.py": 35,
     "tests/console/test_series_browser.py": 20,
 }
