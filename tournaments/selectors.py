@@ -22,7 +22,7 @@ from games.rules.maumau import settle
 from . import policy
 from .aggregates import FIELDS
 from .errors import Invalid, NotFound
-from .models import Attendance, Club, Event, Player, RoundStanding, Seat, Session, Table, Transfer
+from .models import Attendance, Club, Event, EventStanding, Player, Round, RoundStanding, Seat, Session, Table, Transfer
 from .progress import SessionRules, session_length
 from .standings import StandingRow, Sums, ranked
 
@@ -79,21 +79,31 @@ def _metrics(event: Event) -> list[str]:
 
 def event_sums(event_ids, *, visibility: policy.Visibility) -> dict[int, dict[int, tuple[Sums, int]]]:
     """Event id → player id → (his ``Sums``, his Maumau cents) over the rounds this user sees:
-    one query over the kept round sums (``tournaments/aggregates.py``), whatever the number of
-    sessions. Players seated at no session with a hand are left out. Written as SQL (the
-    rounds' visibility compiled by the ORM): the rows come as plain integers."""
+    one query over the kept sums (``tournaments/aggregates.py``), whatever the number of sessions
+    and rounds: each player's event sums (``EventStanding``, every round) less his sums of the
+    rounds this user may not see (rounds held back: few). Events this user does not see are left
+    out, and players seated at no session with a hand he sees. Written as SQL (the visibility
+    compiled by the ORM): the rows come as plain integers."""
     ids = [int(pk) for pk in event_ids]
     if not ids:
         return {}
-    rounds_sql, rounds_params = visibility.rounds().order_by().values("pk").query.sql_with_params()
+    seen_sql, seen_params = visibility.events().filter(pk__in=ids).order_by().values("pk").query.sql_with_params()
+    unseen = (Round.objects.filter(event__in=ids).exclude(pk__in=visibility.rounds().order_by().values("pk"))
+              .order_by().values("pk"))
+    unseen_sql, unseen_params = unseen.query.sql_with_params()
     quote = connection.ops.quote_name
+    columns = ", ".join(quote(name) for name in FIELDS)
+    negated = ", ".join(f"-{quote(name)}" for name in FIELDS)
     sums = ", ".join(f"CAST(SUM({quote(name)}) AS BIGINT)" for name in FIELDS)
-    sql = (f"SELECT event_id, player_id, {sums} FROM {quote(RoundStanding._meta.db_table)} "
-           f"WHERE event_id IN ({', '.join(['%s'] * len(ids))}) AND round_id IN ({rounds_sql}) "
-           f"GROUP BY event_id, player_id HAVING SUM({quote('seated')}) > 0")
+    sql = (f"SELECT event_id, player_id, {sums} FROM ("
+           f"SELECT event_id, player_id, {columns} FROM {quote(EventStanding._meta.db_table)} "
+           f"WHERE event_id IN ({seen_sql}) "
+           f"UNION ALL SELECT event_id, player_id, {negated} FROM {quote(RoundStanding._meta.db_table)} "
+           f"WHERE round_id IN ({unseen_sql}) AND event_id IN ({seen_sql})"
+           f") AS kept GROUP BY event_id, player_id HAVING SUM({quote('seated')}) > 0")
     found: dict[int, dict[int, tuple[Sums, int]]] = defaultdict(dict)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*ids, *rounds_params])
+        cursor.execute(sql, [*seen_params, *unseen_params, *seen_params])
         for event_id, player, seated, played, placement, total, wins, cents in cursor.fetchall():
             found[event_id][player] = (Sums(seated, played, placement, total, wins), cents)
     return found
@@ -249,19 +259,35 @@ def series_rows(series, results):
 
 
 def series_document(series, *, visibility: policy.Visibility) -> dict:
-    """The series' standings as JSON (``GET /api/v1/series/{id}/standings/``)."""
-    events, results = series_results(series, visibility=visibility)
-    rows = series_rows(series, results)
-    names = visibility.names([row.player for row in rows])
+    """The series' standings as JSON (``GET /api/v1/series/{id}/standings/``).
+
+    A reader who sees of the series what the public sees reads its kept standings
+    (``tournaments/series_sums.py``: one row per player, whatever the number of events); one who
+    sees more (an organiser of an unpublished event or a held round of it, staff) has them
+    computed over the events and rounds he sees (and so does everyone while the kept rows do not
+    match the series: ``series_sums.kept_rows``). A constant number of queries either way."""
+    from .series_sums import kept_rows
+
+    events = series_events(series, visibility=visibility)
+    kept = kept_rows(series, events) if visibility.sees_as_public(events) else None
+    if kept is not None:
+        rows = [{"rank": rank, "player": player, "points": points, "played": played, "wins": wins,
+                 "per_event": per_event}
+                for player, rank, points, played, wins, per_event in kept]
+    else:
+        _, results = series_results(series, visibility=visibility, events=events)
+        rows = [{"rank": row.rank, "player": row.player, "points": row.points, "played": row.played,
+                 "wins": row.wins, "per_event": {str(event): entry for event, entry in row.per_event.items()}}
+                for row in series_rows(series, results)]
+    names = visibility.names([row["player"] for row in rows])
     return {
         "scoring": series.scoring,
         "best_of": series.best_of,
         "min_events": series.min_events,
         "events": [event.pk for event in events],
         "standings": [
-            {"rank": row.rank, "player": row.player, "name": names.get(row.player, ""), "points": row.points,
-             "played": row.played, "wins": row.wins,
-             "per_event": {str(event): entry for event, entry in row.per_event.items()}}
+            {"rank": row["rank"], "player": row["player"], "name": names.get(row["player"], ""),
+             "points": row["points"], "played": row["played"], "wins": row["wins"], "per_event": row["per_event"]}
             for row in rows
         ],
     }

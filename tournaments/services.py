@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from games.catalog import GAMES
 
-from . import audit
+from . import audit, series_sums
 from .errors import Conflict, Error, Invalid
 from .models import EVENT_OPTION_BOUNDS, Attendance, Club, Event, Hand, Membership, Player, Round, Seat, Series, Table
 from .signals import announce_results_visibility_changed
@@ -297,11 +297,18 @@ def event_update(
     if club is not None and club.pk != event.club_id:
         before["club"] = event.club_id
         event.club = club
+    old_series = event.series_id
     if series is not _UNCHANGED and getattr(series, "pk", None) != event.series_id:
         before["series"] = event.series_id
         event.series = series
     _check_event(event)
+    if "series" in before:
+        # Hands being written finish first, and new ones wait: each then finds its event's series
+        # as it is after this change (tournaments/series_sums.py).
+        series_sums.lock_tables([event.pk])
     event.save()
+    if {"series", "published", "standings_metrics", "starts_on"} & set(before):
+        series_sums.refresh([old_series, event.series_id])
     ids = {"club": event.club_id, "series": event.series_id}
     after = {name: ids[name] if name in ids else getattr(event, name) for name in before}
     if organisers is not None:
@@ -391,6 +398,7 @@ def round_set_results_held(*, round_: Round, held: bool, by_user, reason: str = 
         return round_
     round_.results_held = held
     round_.save(update_fields=["results_held"])
+    series_sums.refresh_for_events([round_.event_id])  # the public's series standings gain or lose the round
     audit.record(actor=by_user, via=via, action=audit.Action.ROUND_HELD if held else audit.Action.ROUND_RELEASED,
                  obj=round_, event=round_.event_id, reason=reason,
                  before={"results_held": not held}, after={"results_held": held})
@@ -585,6 +593,8 @@ def series_update(*, series: Series, by_user, via: str = "api", **changes) -> Se
         return series
     _check_series(series)
     series.save()
+    if {"scoring", "points_table", "best_of", "min_events"} & set(before):
+        series_sums.refresh([series.pk])
     audit.record(actor=by_user, via=via, action=audit.Action.SERIES_CHANGED, obj=series,
                  before=_plain(before), after=_plain({name: getattr(series, name) for name in before}))
     return series
