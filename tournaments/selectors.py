@@ -234,6 +234,23 @@ def series_events(series, *, visibility: policy.Visibility) -> list[Event]:
     return list(visibility.events().filter(series=series).order_by(F("starts_on").asc(nulls_last=True), "id"))
 
 
+@dataclass(frozen=True)
+class EventKey:
+    """What a series' standings need of an event: its id, whether it is published, its metrics."""
+
+    pk: int
+    published: bool
+    standings_metrics: str
+
+
+def series_event_keys(series, *, visibility: policy.Visibility) -> list[EventKey]:
+    """``series_events`` as ``EventKey``: the same events in the same order, read as plain values."""
+    from django.db.models import F
+
+    return [EventKey(*row) for row in visibility.events().filter(series=series)
+            .order_by(F("starts_on").asc(nulls_last=True), "id").values_list("pk", "published", "standings_metrics")]
+
+
 def series_results(series, *, visibility: policy.Visibility, events: list[Event] | None = None):
     """Each visible event of the series as its own standings rank it (``series.EventResult``), in
     date order. Two queries whatever the number of events (the events, and their players' kept
@@ -268,7 +285,7 @@ def series_document(series, *, visibility: policy.Visibility) -> dict:
     match the series: ``series_sums.kept_rows``). A constant number of queries either way."""
     from .series_sums import kept_rows
 
-    events = series_events(series, visibility=visibility)
+    events = series_event_keys(series, visibility=visibility)
     kept = kept_rows(series, events) if visibility.sees_as_public(events) else None
     if kept is not None:
         rows = [{"rank": rank, "player": player, "points": points, "played": played, "wins": wins,

@@ -53,14 +53,14 @@ def refresh(series_ids: Iterable[int | None]) -> None:
     """Recompute the public standings of ``series_ids`` (None ignored) and replace their rows."""
     from . import policy
     from .models import Series, SeriesStanding, SeriesStandingBasis
-    from .selectors import series_events, series_results, series_rows
+    from .selectors import series_event_keys, series_results, series_rows
 
     ids = sorted({int(pk) for pk in series_ids if pk is not None})
     if not ids:
         return
     public = policy.public()
     for series in Series.objects.select_for_update().filter(pk__in=ids).order_by("pk"):
-        events = series_events(series, visibility=public)
+        events = series_event_keys(series, visibility=public)
         _, results = series_results(series, visibility=public, events=events)
         rows = series_rows(series, results)
         SeriesStanding.objects.filter(series=series).delete()
@@ -109,12 +109,12 @@ def kept_rows(series, events) -> list | None:
     computes them."""
     from .models import Series, SeriesStanding, SeriesStandingBasis
 
-    current = Series.objects.filter(pk=series.pk).values_list("scoring", "points_table", "best_of",
-                                                              "min_events").first()
-    kept = SeriesStandingBasis.objects.filter(series=series.pk).values_list("basis", flat=True).first()
-    if current is None or kept is None:
+    found = (SeriesStandingBasis.objects.filter(series=series.pk)
+             .values_list("basis", "series__scoring", "series__points_table", "series__best_of", "series__min_events")
+             .first())
+    if found is None:
         return None
-    scoring, points_table, best_of, min_events = current
+    kept, scoring, points_table, best_of, min_events = found
     now = Series(pk=series.pk, scoring=scoring, points_table=points_table, best_of=best_of, min_events=min_events)
     if kept != basis(now, events, held_rounds(events)):
         return None
