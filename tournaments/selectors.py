@@ -24,7 +24,7 @@ from .aggregates import FIELDS
 from .errors import Invalid, NotFound
 from .models import Attendance, Club, Event, EventStanding, Player, Round, RoundStanding, Seat, Session, Table, Transfer
 from .progress import SessionRules, session_length
-from .standings import StandingRow, Sums, ranked
+from .standings import StandingRow, Sums, metric_values, ranked
 
 
 @dataclass
@@ -109,10 +109,18 @@ def event_sums(event_ids, *, visibility: policy.Visibility) -> dict[int, dict[in
     return found
 
 
-def _event_rows(event: Event, visibility: policy.Visibility) -> tuple[list[StandingRow], dict[int, int]]:
-    sums = event_sums([event.pk], visibility=visibility).get(event.pk, {})
-    rows = ranked({player: kept for player, (kept, _) in sums.items()}, _metrics(event))
-    return rows, {player: cents for player, (_, cents) in sums.items()}
+def _event_rows(event: Event, visibility: policy.Visibility, *, values: bool = True
+                ) -> tuple[list[StandingRow], dict[int, int], dict[int, Sums]]:
+    """The event's ranked rows, each player's cents and sums. ``values=False``: the rows without
+    their metrics' values (``with_values`` adds them to the rows shown: a page of a long event)."""
+    found = event_sums([event.pk], visibility=visibility).get(event.pk, {})
+    sums = {player: kept for player, (kept, _) in found.items()}
+    rows = ranked(sums, _metrics(event), values=values)
+    return rows, {player: cents for player, (_, cents) in found.items()}, sums
+
+
+def _with_values(rows: list[StandingRow], sums: dict, metrics: list[str]) -> list[StandingRow]:
+    return [StandingRow(row.player, row.rank, row.played, metric_values(sums[row.player], metrics)) for row in rows]
 
 
 def event_standings(event: Event, *, visibility: policy.Visibility) -> list[StandingRow]:
@@ -173,7 +181,7 @@ def standings_document(event: Event, *, visibility: policy.Visibility, page: int
     ``count`` (rows in all), ``page``, ``pages`` and ``page_size``. A page past the last is
     ``NotFound``, or the last page with ``clamp``; a size outside 1–``STANDINGS_MAX_PAGE_SIZE``
     is ``Invalid``."""
-    rows, cents = _event_rows(event, visibility)
+    rows, cents, sums = _event_rows(event, visibility, values=False)
     paging = None
     if page is not None or page_size is not None or len(rows) > STANDINGS_PAGE_SIZE:
         size = STANDINGS_PAGE_SIZE if page_size is None else page_size
@@ -189,8 +197,9 @@ def standings_document(event: Event, *, visibility: policy.Visibility, page: int
             number = pages
         paging = {"count": len(rows), "page": number, "pages": pages, "page_size": size}
         rows = rows[(number - 1) * size:number * size]
-    names = visibility.names([row.player for row in rows])
     metrics = _metrics(event)
+    rows = _with_values(rows, sums, metrics)  # the values of the rows shown only
+    names = visibility.names([row.player for row in rows])
     document = {
         "event": event.pk,
         "metrics": metrics,
@@ -202,11 +211,11 @@ def standings_document(event: Event, *, visibility: policy.Visibility, page: int
 def standings_stream(event: Event, *, visibility: policy.Visibility, chunk: int = 500):
     """The standings document's metrics, then its rows one by one, every row of the event: what a
     CSV streams. Names are looked up ``chunk`` rows at a time."""
-    rows, cents = _event_rows(event, visibility)
+    rows, cents, sums = _event_rows(event, visibility, values=False)
     metrics = _metrics(event)
     yield metrics
     for first in range(0, len(rows), chunk):
-        part = rows[first:first + chunk]
+        part = _with_values(rows[first:first + chunk], sums, metrics)
         names = visibility.names([row.player for row in part])
         for row in part:
             yield _standing(event, metrics, row, names.get(row.player, ""), cents)
