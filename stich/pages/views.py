@@ -98,8 +98,8 @@ def standings_context(event: Event, visibility: policy.Visibility | None = None,
 
 
 # The event page shows its tables a page at a time (``?tables=``): a league run as one event has
-# thousands.
-TABLES_PAGE = 24
+# thousands; twelve a page (a club evening's round), each with its chances.
+TABLES_PAGE = 12
 
 
 def event_detail(request, pk: int):
