@@ -282,6 +282,11 @@ def event_update(
     series=_UNCHANGED, **changes,
 ) -> Event:
     """Change an event. ``series``: attach it to a series of its club and game, or detach it (None)."""
+    if series is not _UNCHANGED:
+        # Hands being written finish first, and new ones wait: each then finds its event's series
+        # as it is after this change (tournaments/series_sums.py). Before the event's row lock: a
+        # hand's write may need that row (its new sums rows refer to the event).
+        series_sums.lock_tables([event.pk])
     event = Event.objects.select_for_update().get(pk=event.pk)
     if "format" in changes and changes["format"] != event.format and event.rounds.exists():
         raise Conflict("the format cannot change once rounds exist", code=Error.HAS_ROUNDS, field="format")
@@ -302,10 +307,6 @@ def event_update(
         before["series"] = event.series_id
         event.series = series
     _check_event(event)
-    if "series" in before:
-        # Hands being written finish first, and new ones wait: each then finds its event's series
-        # as it is after this change (tournaments/series_sums.py).
-        series_sums.lock_tables([event.pk])
     event.save()
     if {"series", "published", "standings_metrics", "starts_on"} & set(before):
         series_sums.refresh([old_series, event.series_id])
