@@ -201,7 +201,8 @@ def hand_submit(*, table_id: int, entry: Entry, by_user=None, idempotency_key: s
        and stored with its first version and the session's totals in one statement.
 
     An event with second-player confirmation counts a hand entered by a seat once another seat
-    confirms it; an organiser's entry needs no confirmation.
+    confirms it; an organiser's entry needs no confirmation. In an event of a series, the
+    series' public standings are recomputed after the third statement (``series_sums.refresh``).
     """
     print_ = ""
     try:

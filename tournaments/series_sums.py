@@ -59,7 +59,8 @@ def refresh(series_ids: Iterable[int | None]) -> None:
     if not ids:
         return
     public = policy.public()
-    for series in Series.objects.select_for_update().filter(pk__in=ids).order_by("pk"):
+    # FOR NO KEY UPDATE: refreshes of one series wait for each other, rows referring to it do not.
+    for series in Series.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk"):
         events = series_event_keys(series, visibility=public)
         _, results = series_results(series, visibility=public, events=events)
         rows = series_rows(series, results)

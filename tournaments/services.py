@@ -287,7 +287,9 @@ def event_update(
         # as it is after this change (tournaments/series_sums.py). Before the event's row lock: a
         # hand's write may need that row (its new sums rows refer to the event).
         series_sums.lock_tables([event.pk])
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    # FOR NO KEY UPDATE: the rows that a hand's write adds refer to the event (their keys are
+    # checked at its commit) and must not wait on this lock while this change waits on their series.
+    event = Event.objects.select_for_update(no_key=True).get(pk=event.pk)
     if "format" in changes and changes["format"] != event.format and event.rounds.exists():
         raise Conflict("the format cannot change once rounds exist", code=Error.HAS_ROUNDS, field="format")
     if "game" in changes and changes["game"] != event.game and Table.objects.filter(round__event=event).exists():
@@ -394,7 +396,7 @@ def round_create(*, event: Event, by_user, number: int | None = None, via: str =
 @transaction.atomic
 def round_set_results_held(*, round_: Round, held: bool, by_user, reason: str = "", via: str = "api") -> Round:
     """Hold a round's results back from the public (and the ratings), or release them."""
-    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    round_ = Round.objects.select_for_update(no_key=True).get(pk=round_.pk)  # as event_update's
     if round_.results_held == held:
         return round_
     round_.results_held = held

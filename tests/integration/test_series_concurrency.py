@@ -66,6 +66,7 @@ def test_hands_written_while_the_event_moves_in_and_out_of_its_series_are_kept(w
 
     done = race([hands(table.pk, index) for index, table in enumerate(tables)]
                 + [toggle_series, toggle_published, toggle_held])
+    assert None not in done, "a writer failed (see the thread's exception above)"
     assert sorted(done) == sorted(["hands"] * len(tables) + ["series", "published", "held"])
     # An even number of toggles: attached, published and released again, as at the start; the
     # kept rows are those the last of the writes left, and must equal the recomputation.
