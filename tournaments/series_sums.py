@@ -77,14 +77,21 @@ def refresh(series_ids: Iterable[int | None]) -> None:
 
 
 def series_of(event_ids: Iterable[int]) -> list[int]:
-    """The series the events count for (read now, in a statement of its own)."""
+    """The series the events count for, read now under a share lock of the events' rows (on
+    PostgreSQL): a change moving one of them to another series (``services.event_update``) either
+    commits first and is read here, or waits for this transaction and then refreshes with what it
+    wrote."""
     from .models import Event
 
-    ids = [int(pk) for pk in event_ids]
+    ids = sorted({int(pk) for pk in event_ids})
     if not ids:
         return []
-    return list(Event.objects.filter(pk__in=ids, series__isnull=False).order_by()
-                .values_list("series_id", flat=True).distinct())
+    quote = connection.ops.quote_name
+    share = " FOR SHARE" if connection.vendor == "postgresql" else ""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT series_id FROM {quote(Event._meta.db_table)} "
+                       f"WHERE id IN ({', '.join(['%s'] * len(ids))}) ORDER BY id{share}", ids)
+        return sorted({row[0] for row in cursor.fetchall() if row[0] is not None})
 
 
 def refresh_for_events(event_ids: Iterable[int]) -> None:
