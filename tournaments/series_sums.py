@@ -9,12 +9,15 @@ refreshes of one series run one after the other, the later one reading what the 
 committed). It is called by every write that can move them:
 
 - a hand stored, corrected, voided or confirmed, a session abandoned (``tournaments.results``)
-  in an event of a series: after the event's sums changed, with the series read in a statement
-  that follows the table's lock;
+  in an event of a series (whatever its publication or held rounds): after the event's sums
+  changed, with the event's series read by a statement that follows the table's lock;
 - an event published or unpublished, attached, detached or moved, its standings metrics or its
-  date changed, a round of it held or released, an event deleted (``tournaments.services``):
-  these first lock the event's tables, as a hand's write does, so a hand either commits before
-  them (they read it) or waits and then sees the event as they left it;
+  date changed, a round of it held or released (``tournaments.services``). A move to or from a
+  series first locks the event's tables, as a hand's write does, so a hand either commits before
+  it (and is read) or waits and then finds the event's new series; a hold or release reads the
+  event's series under a share lock of its row (``series_of``). The event, round and series rows
+  are locked FOR NO KEY UPDATE, which the rows a hand adds (checked against them at its commit)
+  do not wait for;
 - a series' scoring, points table, ``best_of`` or ``min_events`` changed;
 - the sums of events rebuilt (``aggregates.rebuild``: imports and generated leagues).
 
