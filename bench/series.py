@@ -4,16 +4,19 @@ for small ones (issue 24), before and after the kept round sums, in one run.
     DATABASE_URL=postgres://... python -m bench.series [--events 50] [--event-sessions 15000]
 
 **Series.** Writes, inside one transaction that is rolled back at the end, a club of
-``--players`` players and a series of ``--events`` evenings of Mü, each of 3 rounds at tables of 4
-with a finished session per table (and their round sums, ``aggregates.rebuild``); then reads the
-series' standings document (``selectors.series_document``, what ``GET
-/api/v1/series/{id}/standings/`` answers) with the public's visibility, first with its first
-``--few`` events attached, then with all of them: the p50 of ``--repeats`` in-process reads and
-the queries of one read, today's (from the sums) and before (every session and seat scanned, as
-the series were read before the sums were kept: ``_scan_series_results``).
+``--players`` players and ``--few`` + ``--events`` evenings of Mü, each of 3 rounds at tables of
+4 with a finished session per table (and their sums, ``aggregates.rebuild``), the first ``--few``
+attached to one series and the others to a second one of the same scoring (and their kept public
+standings, ``series_sums.refresh``); then reads each series' standings document
+(``selectors.series_document``, what ``GET /api/v1/series/{id}/standings/`` answers) with the
+public's visibility, the two series' reads interleaved so that both meet the same load: the p50
+of ``--repeats`` in-process reads of each and the queries of one read, today's and before (every
+session and seat scanned, as the series were read before the sums were kept:
+``_scan_series_results``).
 
 **A big event.** Writes (committed, deleted at the end) a league run as one event: ``--event-
-sessions`` finished sessions at tables of 4 over rounds of ``--event-players`` players. A separate
+sessions`` finished sessions at tables of 4 over rounds of ``--event-players`` players, and brings
+the planner's statistics up to date (``ANALYZE``, as autovacuum does shortly after). A separate
 process (``--serve``: the project's settings with DEBUG off, every request through Django's whole
 stack with its test client) times the standings API (p50 of ``--event-repeats``), the event page,
 the CSV (streamed: read chunk by chunk) and reports its peak resident memory (``getrusage``).
@@ -47,7 +50,7 @@ def _season(events: int, players: int, rng: random.Random):
                                         for i in range(players))
     Membership.objects.bulk_create(Membership(player=p, club=club) for p in roster)
     series = Series.objects.create(club=club, name="Jahreswertung", game="mu", best_of=max(1, events * 2 // 3),
-                                   min_events=max(1, events // 3))
+                                   min_events=max(1, events // 3))  # the scoring of both series
     day = datetime.date(2026, 1, 7)
     evenings = Event.objects.bulk_create(
         Event(club=club, name=f"Abend {i + 1}", game="mu", published=True, starts_on=day + datetime.timedelta(weeks=i))
@@ -113,7 +116,9 @@ def _scan_series_document(series, *, visibility) -> dict:
                            "points": row.points} for row in rows]}
 
 
-def _measure(series, repeats: int, read=None) -> tuple[float, int]:
+def _measure(pair, repeats: int, read=None) -> list[tuple[float, int]]:
+    """(p50, queries of one read) of each series of ``pair``, their reads interleaved (few, many,
+    few, many, ...) so that both see the same load of a busy machine."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -122,14 +127,18 @@ def _measure(series, repeats: int, read=None) -> tuple[float, int]:
 
     read = read or series_document
     visibility = policy.public()
-    with CaptureQueriesContext(connection) as queries:
-        read(series, visibility=visibility)
-    times = []
+    queries = []
+    for series in pair:
+        with CaptureQueriesContext(connection) as captured:
+            read(series, visibility=visibility)
+        queries.append(len(captured))
+    times = [[] for _ in pair]
     for _ in range(repeats):
-        started = time.perf_counter()
-        read(series, visibility=visibility)
-        times.append(time.perf_counter() - started)
-    return statistics.median(times), len(queries)
+        for index, series in enumerate(pair):
+            started = time.perf_counter()
+            read(series, visibility=visibility)
+            times[index].append(time.perf_counter() - started)
+    return [(statistics.median(found), count) for found, count in zip(times, queries)]
 
 
 # --- a big event --------------------------------------------------------------------------------
@@ -281,7 +290,8 @@ def main(argv=None) -> dict:
     from django.core.management import call_command
     from django.db import connection, transaction
 
-    from tournaments.models import Event
+    from tournaments.models import Event, Series
+    from tournaments.series_sums import refresh
 
     call_command("migrate", verbosity=0)
     call_command("createcachetable")  # the pages' cache when no REDIS_URL is set
@@ -289,18 +299,20 @@ def main(argv=None) -> dict:
     figures = {}
     try:
         with transaction.atomic():
-            series, evenings = _season(args.events, args.players, rng)
-            Event.objects.filter(pk__in=[e.pk for e in evenings[:args.few]]).update(series=series)
-            figures["few"] = _measure(series, args.repeats)
-            figures["few_before"] = _measure(series, args.repeats, _scan_series_document)
-            Event.objects.filter(pk__in=[e.pk for e in evenings]).update(series=series)
-            figures["many"] = _measure(series, args.repeats)
-            figures["many_before"] = _measure(series, args.repeats, _scan_series_document)
+            few, evenings = _season(args.few + args.events, args.players, rng)
+            many = Series.objects.create(club=few.club, name="Jahreswertung 2", game="mu", best_of=few.best_of,
+                                         min_events=few.min_events)
+            Event.objects.filter(pk__in=[e.pk for e in evenings[:args.few]]).update(series=few)
+            Event.objects.filter(pk__in=[e.pk for e in evenings[args.few:]]).update(series=many)
+            refresh([few.pk, many.pk])  # attached around the services: the kept public standings
+            figures["few"], figures["many"] = _measure((few, many), args.repeats)
+            figures["few_before"], figures["many_before"] = _measure((few, many), args.repeats,
+                                                                     _scan_series_document)
             raise _Rollback
     except _Rollback:
         pass
     print(f"series standings ({connection.vendor}, {args.players} players, 3 rounds of tables of 4 per event, "
-          f"p50 of {args.repeats} in-process reads)")
+          f"p50 of {args.repeats} in-process reads of each series, interleaved)")
     print(f"{'events':>8} {'p50 ms':>9} {'queries':>8} {'before ms':>10} {'queries':>8}")
     for label, count in (("few", args.few), ("many", args.events)):
         (now, queries), (then, queries_then) = figures[label], figures[f"{label}_before"]
@@ -312,6 +324,9 @@ def main(argv=None) -> dict:
     if args.event_sessions:
         started = time.perf_counter()
         event = _big_event(args.event_sessions, args.event_players, rng)
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:  # the planner's statistics, as autovacuum keeps them
+                cursor.execute("ANALYZE")
         print(f"\nbig event: {args.event_sessions} sessions, {args.event_players} players, tables of 4 "
               f"(written in {time.perf_counter() - started:.0f} s); each read in a separate process, DEBUG off")
         try:

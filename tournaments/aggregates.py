@@ -1,4 +1,5 @@
-"""Per-player sums per round (``RoundStanding``): what event and series standings add up.
+"""Per-player sums per round (``RoundStanding``) and per event (``EventStanding``, the rounds'
+added up, written with them): what event and series standings add up.
 
 A session contributes to each of its players, by the one rule of what counts
 (``standings``: a session under way adds its points so far, a finished one its result): nothing
@@ -83,31 +84,41 @@ def difference(before: dict, after: dict) -> list[tuple[int, tuple]]:
     return changes
 
 
-def upsert_sql(table: str, quote, rows: int) -> str:
+def upsert_sql(table: str, quote, rows: int, *, per_event: bool = False) -> str:
     """INSERT … ON CONFLICT that adds ``rows`` changes (event, round, player, *FIELDS) to the sums
-    (PostgreSQL and SQLite)."""
-    columns = ["event_id", "round_id", "player_id", *FIELDS]
+    (PostgreSQL and SQLite); ``per_event``: (event, player, *FIELDS) to the event's sums."""
+    keys = ["event_id", "player_id"] if per_event else ["event_id", "round_id", "player_id"]
+    columns = [*keys, *FIELDS]
     values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * rows)
     sums = ", ".join(f"{quote(name)} = {quote(table)}.{quote(name)} + excluded.{quote(name)}" for name in FIELDS)
+    conflict = "event_id, player_id" if per_event else "round_id, player_id"
     return (f"INSERT INTO {quote(table)} ({', '.join(quote(c) for c in columns)}) VALUES {values} "
-            f"ON CONFLICT (round_id, player_id) DO UPDATE SET {sums}")
+            f"ON CONFLICT ({conflict}) DO UPDATE SET {sums}")
 
 
 def upsert_params(event_id: int, round_id: int, changes: list[tuple[int, tuple]]) -> list:
     return [value for player, change in changes for value in (event_id, round_id, player, *change)]
 
 
+def event_upsert_params(event_id: int, changes: list[tuple[int, tuple]]) -> list:
+    return [value for player, change in changes for value in (event_id, player, *change)]
+
+
 def apply(event_id: int, round_id: int, changes: list[tuple[int, tuple]]) -> None:
-    """Add ``changes`` (``difference``) to the round's sums, in the caller's transaction."""
+    """Add ``changes`` (``difference``) to the round's sums and the event's, in the caller's
+    transaction."""
     if not changes:
         return
     from django.db import connection
 
-    from .models import RoundStanding
+    from .models import EventStanding, RoundStanding
 
+    quote = connection.ops.quote_name
     with connection.cursor() as cursor:
-        cursor.execute(upsert_sql(RoundStanding._meta.db_table, connection.ops.quote_name, len(changes)),
+        cursor.execute(upsert_sql(RoundStanding._meta.db_table, quote, len(changes)),
                        upsert_params(event_id, round_id, changes))
+        cursor.execute(upsert_sql(EventStanding._meta.db_table, quote, len(changes), per_event=True),
+                       event_upsert_params(event_id, changes))
 
 
 def recompute(event_ids: Iterable[int], *, models=None) -> dict[tuple[int, int, int], tuple]:
@@ -137,13 +148,24 @@ def recompute(event_ids: Iterable[int], *, models=None) -> dict[tuple[int, int, 
     return {key: tuple(values) for key, values in sums.items()}
 
 
+def per_event(sums: dict[tuple[int, int, int], tuple]) -> dict[tuple[int, int], tuple]:
+    """Round sums (event, round, player) → FIELDS added up per (event, player)."""
+    found: dict[tuple[int, int], list[int]] = {}
+    for (event, _, player), values in sums.items():
+        kept = found.setdefault((event, player), [0] * len(FIELDS))
+        for index, value in enumerate(values):
+            kept[index] += value
+    return {key: tuple(values) for key, values in found.items() if any(values)}
+
+
 def rebuild(event_ids: Iterable[int], *, models=None) -> None:
-    """Replace the events' sums by ``recompute``: after data written around the services, and
-    the migration's backfill."""
+    """Replace the events' sums (per round and per event) by ``recompute``: after data written
+    around the services, and the migrations' backfill. The public standings of their series
+    follow (``series_sums.refresh``)."""
     if models is None:
-        from .models import RoundStanding
+        from .models import EventStanding, RoundStanding
     else:
-        RoundStanding = models["RoundStanding"]
+        RoundStanding, EventStanding = models["RoundStanding"], models.get("EventStanding")
     ids = list(event_ids)
     sums = recompute(ids, models=models)
     RoundStanding.objects.filter(event__in=ids).delete()
@@ -152,6 +174,17 @@ def rebuild(event_ids: Iterable[int], *, models=None) -> None:
          for (event, round_, player), values in sums.items() if any(values)),
         batch_size=2000,
     )
+    if EventStanding is not None:
+        EventStanding.objects.filter(event__in=ids).delete()
+        EventStanding.objects.bulk_create(
+            (EventStanding(event_id=event, player_id=player, **dict(zip(FIELDS, values)))
+             for (event, player), values in per_event(sums).items()),
+            batch_size=2000,
+        )
+    if models is None:
+        from . import series_sums
+
+        series_sums.refresh_for_events(ids)
 
 
 def stored(event_ids: Iterable[int]) -> dict[tuple[int, int, int], tuple]:
@@ -161,3 +194,11 @@ def stored(event_ids: Iterable[int]) -> dict[tuple[int, int, int], tuple]:
     rows = RoundStanding.objects.filter(event__in=list(event_ids)).values_list("event_id", "round_id", "player_id",
                                                                                  *FIELDS)
     return {tuple(row[:3]): tuple(row[3:]) for row in rows if any(row[3:])}
+
+
+def stored_per_event(event_ids: Iterable[int]) -> dict[tuple[int, int], tuple]:
+    """The kept per-event sums, as ``per_event(recompute(...))`` returns them."""
+    from .models import EventStanding
+
+    rows = EventStanding.objects.filter(event__in=list(event_ids)).values_list("event_id", "player_id", *FIELDS)
+    return {tuple(row[:2]): tuple(row[2:]) for row in rows if any(row[2:])}

@@ -350,6 +350,57 @@ class RoundStanding(models.Model):
         indexes = [models.Index(fields=["event", "player"], name="round_standing_event")]
 
 
+class EventStanding(models.Model):
+    """A player's sums over every round of one event (``RoundStanding`` added up), kept with them
+    in the same statement: standings read one row per player instead of one per player and round.
+    Every round counts here, held ones too; a reader who may not see a held round gets these sums
+    less that round's (``selectors.event_sums``), so holding or releasing a round changes nothing
+    here either."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    seated = models.IntegerField(default=0)
+    played = models.IntegerField(default=0)
+    placement = models.BigIntegerField(default=0)
+    total = models.BigIntegerField(default=0)
+    wins = models.IntegerField(default=0)
+    cents = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["event", "player"], name="event_standing_unique")]
+
+
+class SeriesStanding(models.Model):
+    """One row of a series' standings as the public reads them (``tournaments/series.py`` over
+    the events' public results), in ranking order (``position``): kept by ``series_sums.refresh``
+    in the transaction of every change that can move them (a hand of one of its published events,
+    holding a round, publishing, attaching or moving an event, the series' scoring). Readers who
+    see more than the public (an event's organisers) compute theirs."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    position = models.IntegerField()
+    rank = models.IntegerField(null=True)
+    points = models.BigIntegerField()
+    played = models.IntegerField()
+    wins = models.IntegerField()
+    per_event = models.JSONField(default=dict)  # event id (text) -> {"points": int, "counted": bool}
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["series", "player"], name="series_standing_unique"),
+                       models.UniqueConstraint(fields=["series", "position"], name="series_standing_position")]
+
+
+class SeriesStandingBasis(models.Model):
+    """What a series' kept standings (``SeriesStanding``) were computed over: its scoring and the
+    public's events, their metrics and held rounds (``series_sums.basis``). A reader uses the kept
+    rows only while the series still matches it, so a change written around the services (an
+    import, the admin) makes the standings computed again rather than read stale."""
+
+    series = models.OneToOneField(Series, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    basis = models.JSONField()
+
+
 class Transfer(models.Model):
     """A Maumau payment that settles a finished series; an organiser marks it paid."""
 

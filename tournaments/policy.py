@@ -453,6 +453,17 @@ class Visibility:
             return series.filter(seen | Q(club__organisers=self.user.pk)).distinct()
         return series.filter(seen)
 
+    def sees_as_public(self, events) -> bool:
+        """Whether of ``events`` (this user's, from ``events()``) he sees exactly what the public
+        sees: all of them published and none of their held rounds shown to him. The public's
+        series standings are kept (``tournaments/series_sums.py``); he may read those."""
+        if not self.authenticated:
+            return True
+        if any(not event.published for event in events):
+            return False
+        held = self.rounds().filter(event__in=[event.pk for event in events], results_held=True)
+        return not held.exists()
+
     def unseen_round_ids(self, game: str) -> list[int]:
         """The ids of the rounds of ``game`` that ``rounds()`` leaves out, in order: found from the
         hidden side (rounds held back, events not shown), so the cost follows what is hidden and not

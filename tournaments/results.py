@@ -27,7 +27,7 @@ from django.utils import timezone
 from games.parsers import text_error
 from games.rules import Code, RecordError, validate, validate_series
 
-from . import aggregates, audit, policy, sql
+from . import aggregates, audit, policy, series_sums, sql
 from .errors import Conflict, Error, Invalid, NotAllowed, RecordRejected
 from .models import Hand, HandVersion, IdempotentSubmission, Seat, Session, Table, Transfer
 from .progress import Expected, PlayedHand, SessionRules, add_hand, expected_after, finished_after, totals
@@ -201,7 +201,8 @@ def hand_submit(*, table_id: int, entry: Entry, by_user=None, idempotency_key: s
        and stored with its first version and the session's totals in one statement.
 
     An event with second-player confirmation counts a hand entered by a seat once another seat
-    confirms it; an organiser's entry needs no confirmation.
+    confirms it; an organiser's entry needs no confirmation. In an event of a series, the
+    series' public standings are recomputed after the third statement (``series_sums.refresh``).
     """
     print_ = ""
     try:
@@ -280,7 +281,8 @@ def _store_next(
     before = aggregates.session_contribution(session, state.players, event)
     changed += _settle(session, rules=rules, count=hand.number, new_totals=add_hand(kept, played(hand)))
     changes = aggregates.difference(before, aggregates.session_contribution(session, state.players, event))
-    sql.store_hand(hand, version, session, changed, standings=(event.pk, session.table.round_id, changes))
+    series_sums.refresh([sql.store_hand(hand, version, session, changed,
+                                        standings=(event.pk, session.table.round_id, changes))])
     _settled(session, rules, was=was, hands=None)
     waiting = state.waiting + hand.unconfirmed
     return hand, {"hand": hand_view(hand), "result": hand.result,
@@ -311,6 +313,8 @@ def _keep_standings(session: Session, players: list[int], before: dict) -> None:
     event = session.table.round.event
     changes = aggregates.difference(before, aggregates.session_contribution(session, players, event))
     aggregates.apply(event.pk, session.table.round_id, changes)
+    if changes:
+        series_sums.refresh_for_events([event.pk])  # its series' public standings (read after the table's lock)
 
 
 def _settle(session: Session, *, rules: SessionRules, count: int, new_totals: list[int]) -> list[str]:

@@ -22,9 +22,9 @@ from games.rules.maumau import settle
 from . import policy
 from .aggregates import FIELDS
 from .errors import Invalid, NotFound
-from .models import Attendance, Club, Event, Player, RoundStanding, Seat, Session, Table, Transfer
+from .models import Attendance, Club, Event, EventStanding, Player, Round, RoundStanding, Seat, Session, Table, Transfer
 from .progress import SessionRules, session_length
-from .standings import StandingRow, Sums, ranked
+from .standings import StandingRow, Sums, metric_values, ranked
 
 
 @dataclass
@@ -79,30 +79,48 @@ def _metrics(event: Event) -> list[str]:
 
 def event_sums(event_ids, *, visibility: policy.Visibility) -> dict[int, dict[int, tuple[Sums, int]]]:
     """Event id → player id → (his ``Sums``, his Maumau cents) over the rounds this user sees:
-    one query over the kept round sums (``tournaments/aggregates.py``), whatever the number of
-    sessions. Players seated at no session with a hand are left out. Written as SQL (the
-    rounds' visibility compiled by the ORM): the rows come as plain integers."""
+    one query over the kept sums (``tournaments/aggregates.py``), whatever the number of sessions
+    and rounds: each player's event sums (``EventStanding``, every round) less his sums of the
+    rounds this user may not see (rounds held back: few). Events this user does not see are left
+    out, and players seated at no session with a hand he sees. Written as SQL (the visibility
+    compiled by the ORM): the rows come as plain integers."""
     ids = [int(pk) for pk in event_ids]
     if not ids:
         return {}
-    rounds_sql, rounds_params = visibility.rounds().order_by().values("pk").query.sql_with_params()
+    seen_sql, seen_params = visibility.events().filter(pk__in=ids).order_by().values("pk").query.sql_with_params()
+    unseen = (Round.objects.filter(event__in=ids).exclude(pk__in=visibility.rounds().order_by().values("pk"))
+              .order_by().values("pk"))
+    unseen_sql, unseen_params = unseen.query.sql_with_params()
     quote = connection.ops.quote_name
+    columns = ", ".join(quote(name) for name in FIELDS)
+    negated = ", ".join(f"-{quote(name)}" for name in FIELDS)
     sums = ", ".join(f"CAST(SUM({quote(name)}) AS BIGINT)" for name in FIELDS)
-    sql = (f"SELECT event_id, player_id, {sums} FROM {quote(RoundStanding._meta.db_table)} "
-           f"WHERE event_id IN ({', '.join(['%s'] * len(ids))}) AND round_id IN ({rounds_sql}) "
-           f"GROUP BY event_id, player_id HAVING SUM({quote('seated')}) > 0")
+    sql = (f"SELECT event_id, player_id, {sums} FROM ("
+           f"SELECT event_id, player_id, {columns} FROM {quote(EventStanding._meta.db_table)} "
+           f"WHERE event_id IN ({seen_sql}) "
+           f"UNION ALL SELECT event_id, player_id, {negated} FROM {quote(RoundStanding._meta.db_table)} "
+           f"WHERE round_id IN ({unseen_sql}) AND event_id IN ({seen_sql})"
+           f") AS kept GROUP BY event_id, player_id HAVING SUM({quote('seated')}) > 0")
     found: dict[int, dict[int, tuple[Sums, int]]] = defaultdict(dict)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*ids, *rounds_params])
+        cursor.execute(sql, [*seen_params, *unseen_params, *seen_params])
         for event_id, player, seated, played, placement, total, wins, cents in cursor.fetchall():
             found[event_id][player] = (Sums(seated, played, placement, total, wins), cents)
     return found
 
 
-def _event_rows(event: Event, visibility: policy.Visibility) -> tuple[list[StandingRow], dict[int, int]]:
-    sums = event_sums([event.pk], visibility=visibility).get(event.pk, {})
-    rows = ranked({player: kept for player, (kept, _) in sums.items()}, _metrics(event))
-    return rows, {player: cents for player, (_, cents) in sums.items()}
+def _event_rows(event: Event, visibility: policy.Visibility, *, values: bool = True
+                ) -> tuple[list[StandingRow], dict[int, int], dict[int, Sums]]:
+    """The event's ranked rows, each player's cents and sums. ``values=False``: the rows without
+    their metrics' values (``with_values`` adds them to the rows shown: a page of a long event)."""
+    found = event_sums([event.pk], visibility=visibility).get(event.pk, {})
+    sums = {player: kept for player, (kept, _) in found.items()}
+    rows = ranked(sums, _metrics(event), values=values)
+    return rows, {player: cents for player, (_, cents) in found.items()}, sums
+
+
+def _with_values(rows: list[StandingRow], sums: dict, metrics: list[str]) -> list[StandingRow]:
+    return [StandingRow(row.player, row.rank, row.played, metric_values(sums[row.player], metrics)) for row in rows]
 
 
 def event_standings(event: Event, *, visibility: policy.Visibility) -> list[StandingRow]:
@@ -163,7 +181,7 @@ def standings_document(event: Event, *, visibility: policy.Visibility, page: int
     ``count`` (rows in all), ``page``, ``pages`` and ``page_size``. A page past the last is
     ``NotFound``, or the last page with ``clamp``; a size outside 1–``STANDINGS_MAX_PAGE_SIZE``
     is ``Invalid``."""
-    rows, cents = _event_rows(event, visibility)
+    rows, cents, sums = _event_rows(event, visibility, values=False)
     paging = None
     if page is not None or page_size is not None or len(rows) > STANDINGS_PAGE_SIZE:
         size = STANDINGS_PAGE_SIZE if page_size is None else page_size
@@ -179,8 +197,9 @@ def standings_document(event: Event, *, visibility: policy.Visibility, page: int
             number = pages
         paging = {"count": len(rows), "page": number, "pages": pages, "page_size": size}
         rows = rows[(number - 1) * size:number * size]
-    names = visibility.names([row.player for row in rows])
     metrics = _metrics(event)
+    rows = _with_values(rows, sums, metrics)  # the values of the rows shown only
+    names = visibility.names([row.player for row in rows])
     document = {
         "event": event.pk,
         "metrics": metrics,
@@ -192,11 +211,11 @@ def standings_document(event: Event, *, visibility: policy.Visibility, page: int
 def standings_stream(event: Event, *, visibility: policy.Visibility, chunk: int = 500):
     """The standings document's metrics, then its rows one by one, every row of the event: what a
     CSV streams. Names are looked up ``chunk`` rows at a time."""
-    rows, cents = _event_rows(event, visibility)
+    rows, cents, sums = _event_rows(event, visibility, values=False)
     metrics = _metrics(event)
     yield metrics
     for first in range(0, len(rows), chunk):
-        part = rows[first:first + chunk]
+        part = _with_values(rows[first:first + chunk], sums, metrics)
         names = visibility.names([row.player for row in part])
         for row in part:
             yield _standing(event, metrics, row, names.get(row.player, ""), cents)
@@ -224,6 +243,23 @@ def series_events(series, *, visibility: policy.Visibility) -> list[Event]:
     return list(visibility.events().filter(series=series).order_by(F("starts_on").asc(nulls_last=True), "id"))
 
 
+@dataclass(frozen=True)
+class EventKey:
+    """What a series' standings need of an event: its id, whether it is published, its metrics."""
+
+    pk: int
+    published: bool
+    standings_metrics: str
+
+
+def series_event_keys(series, *, visibility: policy.Visibility) -> list[EventKey]:
+    """``series_events`` as ``EventKey``: the same events in the same order, read as plain values."""
+    from django.db.models import F
+
+    return [EventKey(*row) for row in visibility.events().filter(series=series)
+            .order_by(F("starts_on").asc(nulls_last=True), "id").values_list("pk", "published", "standings_metrics")]
+
+
 def series_results(series, *, visibility: policy.Visibility, events: list[Event] | None = None):
     """Each visible event of the series as its own standings rank it (``series.EventResult``), in
     date order. Two queries whatever the number of events (the events, and their players' kept
@@ -249,19 +285,35 @@ def series_rows(series, results):
 
 
 def series_document(series, *, visibility: policy.Visibility) -> dict:
-    """The series' standings as JSON (``GET /api/v1/series/{id}/standings/``)."""
-    events, results = series_results(series, visibility=visibility)
-    rows = series_rows(series, results)
-    names = visibility.names([row.player for row in rows])
+    """The series' standings as JSON (``GET /api/v1/series/{id}/standings/``).
+
+    A reader who sees of the series what the public sees reads its kept standings
+    (``tournaments/series_sums.py``: one row per player, whatever the number of events); one who
+    sees more (an organiser of an unpublished event or a held round of it, staff) has them
+    computed over the events and rounds he sees (and so does everyone while the kept rows do not
+    match the series: ``series_sums.kept_rows``). A constant number of queries either way."""
+    from .series_sums import kept_rows
+
+    events = series_event_keys(series, visibility=visibility)
+    kept = kept_rows(series, events) if visibility.sees_as_public(events) else None
+    if kept is not None:
+        rows = [{"rank": rank, "player": player, "points": points, "played": played, "wins": wins,
+                 "per_event": per_event}
+                for player, rank, points, played, wins, per_event in kept]
+    else:
+        _, results = series_results(series, visibility=visibility, events=events)
+        rows = [{"rank": row.rank, "player": row.player, "points": row.points, "played": row.played,
+                 "wins": row.wins, "per_event": {str(event): entry for event, entry in row.per_event.items()}}
+                for row in series_rows(series, results)]
+    names = visibility.names([row["player"] for row in rows])
     return {
         "scoring": series.scoring,
         "best_of": series.best_of,
         "min_events": series.min_events,
         "events": [event.pk for event in events],
         "standings": [
-            {"rank": row.rank, "player": row.player, "name": names.get(row.player, ""), "points": row.points,
-             "played": row.played, "wins": row.wins,
-             "per_event": {str(event): entry for event, entry in row.per_event.items()}}
+            {"rank": row["rank"], "player": row["player"], "name": names.get(row["player"], ""),
+             "points": row["points"], "played": row["played"], "wins": row["wins"], "per_event": row["per_event"]}
             for row in rows
         ],
     }

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from games.catalog import GAMES
 
-from . import audit
+from . import audit, series_sums
 from .errors import Conflict, Error, Invalid
 from .models import EVENT_OPTION_BOUNDS, Attendance, Club, Event, Hand, Membership, Player, Round, Seat, Series, Table
 from .signals import announce_results_visibility_changed
@@ -282,7 +282,14 @@ def event_update(
     series=_UNCHANGED, **changes,
 ) -> Event:
     """Change an event. ``series``: attach it to a series of its club and game, or detach it (None)."""
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    if series is not _UNCHANGED:
+        # Hands being written finish first, and new ones wait: each then finds its event's series
+        # as it is after this change (tournaments/series_sums.py). Before the event's row lock: a
+        # hand's write may need that row (its new sums rows refer to the event).
+        series_sums.lock_tables([event.pk])
+    # FOR NO KEY UPDATE: the rows that a hand's write adds refer to the event (their keys are
+    # checked at its commit) and must not wait on this lock while this change waits on their series.
+    event = Event.objects.select_for_update(no_key=True).get(pk=event.pk)
     if "format" in changes and changes["format"] != event.format and event.rounds.exists():
         raise Conflict("the format cannot change once rounds exist", code=Error.HAS_ROUNDS, field="format")
     if "game" in changes and changes["game"] != event.game and Table.objects.filter(round__event=event).exists():
@@ -297,11 +304,14 @@ def event_update(
     if club is not None and club.pk != event.club_id:
         before["club"] = event.club_id
         event.club = club
+    old_series = event.series_id
     if series is not _UNCHANGED and getattr(series, "pk", None) != event.series_id:
         before["series"] = event.series_id
         event.series = series
     _check_event(event)
     event.save()
+    if {"series", "published", "standings_metrics", "starts_on"} & set(before):
+        series_sums.refresh([old_series, event.series_id])
     ids = {"club": event.club_id, "series": event.series_id}
     after = {name: ids[name] if name in ids else getattr(event, name) for name in before}
     if organisers is not None:
@@ -386,11 +396,12 @@ def round_create(*, event: Event, by_user, number: int | None = None, via: str =
 @transaction.atomic
 def round_set_results_held(*, round_: Round, held: bool, by_user, reason: str = "", via: str = "api") -> Round:
     """Hold a round's results back from the public (and the ratings), or release them."""
-    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    round_ = Round.objects.select_for_update(no_key=True).get(pk=round_.pk)  # as event_update's
     if round_.results_held == held:
         return round_
     round_.results_held = held
     round_.save(update_fields=["results_held"])
+    series_sums.refresh_for_events([round_.event_id])  # the public's series standings gain or lose the round
     audit.record(actor=by_user, via=via, action=audit.Action.ROUND_HELD if held else audit.Action.ROUND_RELEASED,
                  obj=round_, event=round_.event_id, reason=reason,
                  before={"results_held": not held}, after={"results_held": held})
@@ -585,6 +596,8 @@ def series_update(*, series: Series, by_user, via: str = "api", **changes) -> Se
         return series
     _check_series(series)
     series.save()
+    if {"scoring", "points_table", "best_of", "min_events"} & set(before):
+        series_sums.refresh([series.pk])
     audit.record(actor=by_user, via=via, action=audit.Action.SERIES_CHANGED, obj=series,
                  before=_plain(before), after=_plain({name: getattr(series, name) for name in before}))
     return series

@@ -27,7 +27,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model
 
 from . import aggregates
-from .models import Event, Hand, HandVersion, IdempotentSubmission, Round, RoundStanding, Seat, Session, Table
+from .models import Event, EventStanding, Hand, HandVersion, IdempotentSubmission, Round, RoundStanding, Seat, Session, Table
 
 _SESSION_COLUMNS = ("id", "table_id", "number", "status", "first_dealer", "totals", "hand_count")
 _HAND_COLUMNS = ("id", "session_id", "number", "dealer", "record", "result", "voided", "version",
@@ -289,10 +289,12 @@ def update(obj: Model, fields: list[str]) -> None:
 
 
 def store_hand(hand: Hand, version: HandVersion, session: Session, fields: list[str],
-               standings: tuple[int, int, list] | None = None) -> None:
+               standings: tuple[int, int, list] | None = None) -> int | None:
     """Store a new hand, its first version, the session's ``fields`` and the changes of its
-    players' round sums (``standings``: event id, round id, ``aggregates.difference``): on
-    PostgreSQL in one statement (data-modifying WITH), elsewhere in up to four."""
+    players' round and event sums (``standings``: event id, round id, ``aggregates.difference``): on
+    PostgreSQL in one statement (data-modifying WITH), elsewhere in up to five. Returns, when the
+    sums changed, the series the event counts for (read by this statement, after the table's
+    lock: ``series_sums``), else None."""
     db = _db()
     changes = standings[2] if standings else []
     if db.vendor != "postgresql":
@@ -303,7 +305,8 @@ def store_hand(hand: Hand, version: HandVersion, session: Session, fields: list[
             update(session, fields)
         if changes:
             aggregates.apply(standings[0], standings[1], changes)
-        return
+            return Event.objects.filter(pk=standings[0]).values_list("series_id", flat=True).first()
+        return None
     for name in _SHARED:  # the first version is the hand as stored: its record is sent once
         ours, its = getattr(version, name), getattr(hand, name)
         if ours is not its and ours != its:
@@ -312,13 +315,16 @@ def store_hand(hand: Hand, version: HandVersion, session: Session, fields: list[
     values = (_prepared_values(db, hand, _insert_fields(Hand), True)
               + _prepared_values(db, version, _version_fields(), True)
               + _prepared_values(db, session, session_fields, False) + ([session.pk] if fields else [])
-              + (aggregates.upsert_params(standings[0], standings[1], changes) if changes else []))
+              + (aggregates.upsert_params(standings[0], standings[1], changes) if changes else [])
+              + (aggregates.event_upsert_params(standings[0], changes) if changes else [])
+              + [standings[0] if standings else None])
     with _cursor(db) as cursor:
         cursor.execute(_store_sql(tuple(fields), len(changes)), values)
-        hand.pk = cursor.fetchone()[0]
+        hand.pk, series_id = cursor.fetchone()
     version.hand = hand
     for obj in (hand, version):
         obj._state.adding, obj._state.db = False, db.alias
+    return series_id if changes else None
 
 
 _SHARED = ("dealer", "record", "result", "voided")  # a first version's columns taken from its hand's row
@@ -347,8 +353,10 @@ def _store_sql(session_fields: tuple[str, ...], standings: int = 0) -> str:
         assignments = ", ".join(f"{quote(Session._meta.get_field(name).column)} = %s" for name in session_fields)
         sql += f", s AS (UPDATE {quote(Session._meta.db_table)} SET {assignments} WHERE id = %s)"
     if standings:
-        sql += f", a AS ({aggregates.upsert_sql(RoundStanding._meta.db_table, quote, standings)})"
-    return sql + " SELECT id FROM h"
+        sql += (f", a AS ({aggregates.upsert_sql(RoundStanding._meta.db_table, quote, standings)})"
+                f", b AS ({aggregates.upsert_sql(EventStanding._meta.db_table, quote, standings, per_event=True)})")
+    series = f"(SELECT series_id FROM {quote(Event._meta.db_table)} WHERE id = %s)"
+    return sql + f" SELECT id, {series} FROM h"
 
 
 @lru_cache(maxsize=None)

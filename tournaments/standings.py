@@ -174,6 +174,11 @@ def standings(lines: Sequence[SessionLine], metric_names: Sequence[str]) -> list
     return ranked(sums_of(lines), metric_names)
 
 
+def metric_values(sums: Sums, metric_names: Sequence[str]) -> dict:
+    """The values people see of one player's metrics, as ``ranked`` fills them in."""
+    return {name: _VALUES[name](sums) for name in metric_names if name in METRICS}
+
+
 def ranked(sums: dict, metric_names: Sequence[str], *, values: bool = True) -> list[StandingRow]:
     """Rows best first from each player's ``Sums`` (players seated at a session with a hand); equal on every metric
     means an equal (shared) rank, numbered over all players (a page of them keeps these ranks).
@@ -187,7 +192,7 @@ def ranked(sums: dict, metric_names: Sequence[str], *, values: bool = True) -> l
     for index, player in enumerate(players):
         key = ranking[player]
         rank = rows[-1].rank if rows and key == previous else index + 1
-        shown = {name: _VALUES[name](sums[player]) for name in names} if values else {}
+        shown = metric_values(sums[player], names) if values else {}
         rows.append(StandingRow(player, rank, sums[player].played, shown))
         previous = key
     return rows

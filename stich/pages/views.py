@@ -98,15 +98,14 @@ def standings_context(event: Event, visibility: policy.Visibility | None = None,
 
 
 # The event page shows its tables a page at a time (``?tables=``): a league run as one event has
-# thousands.
-TABLES_PAGE = 24
+# thousands; twelve a page (a club evening's round), each with its chances.
+TABLES_PAGE = 12
 
 
 def event_detail(request, pk: int):
     event = get_object_or_404(public_events(), pk=pk)
-    context = standings_context(event, page=_page_number(request))
     if request.GET.get("fragment") == "standings":
-        return render(request, "pages/_standings.html", context)
+        return render(request, "pages/_standings.html", standings_context(event, page=_page_number(request)))
     maumau = event.game == "maumau"
 
     # A page of the public tables (two queries: their count and the page), with their seats and
@@ -189,7 +188,7 @@ def event_detail(request, pk: int):
         })
 
     return render(request, "pages/event.html", {
-        **context, "game_name": GAMES[event.game].name, "rounds": round_views, "series": series_views,
+        **standings_context(event, page=_page_number(request)), "game_name": GAMES[event.game].name, "rounds": round_views, "series": series_views,
         "session_word": session_word(event.game), "games": games(), "tables_page": tables_page,
         "upset": upset_view(shown_tables, outlooks, names),
     })

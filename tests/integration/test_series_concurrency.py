@@ -1,0 +1,78 @@
+"""The public's kept series standings stay right when hands are written while the event is
+attached and detached, published and unpublished and its round held and released at the same
+time (PostgreSQL: real row locks; tournaments/series_sums.py)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db import connection
+
+from tests.api.play import next_record
+from tests.integration.test_concurrency import race
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL's row locks (CI)"),
+]
+
+HANDS = 6
+TOGGLES = 6
+
+
+def test_hands_written_while_the_event_moves_in_and_out_of_its_series_are_kept(world):
+    from tests.series.test_kept_series import _computed, _kept, _next
+    from tournaments.models import Event, Round, Series, Table
+    from tournaments.results import Entry, hand_submit
+    from tournaments.services import event_update, round_set_results_held, series_create
+
+    organiser = world.club_organiser
+    event = world.events["mu"]
+    Event.objects.filter(pk=event.pk).update(mu_fixed_deals=HANDS + 2)
+    series = series_create(by_user=organiser, club=world.club, name="S", game="mu", min_events=1)
+    event_update(event=Event.objects.get(pk=event.pk), by_user=organiser, series=series)
+    tables = list(Table.objects.filter(round__event=event).order_by("number"))
+
+    def hands(table_id: int, seed: int):
+        def run():
+            rng = random.Random(seed)
+            for _ in range(HANDS):
+                table = Table.objects.get(pk=table_id)
+                session = table.sessions.order_by("-number").first()
+                answer = None if session is None or not session.hands.exists() else {"next": _next(session)}
+                hand_submit(table_id=table_id, entry=Entry(next_record("mu", rng, 4, answer, table.first_dealer)),
+                            by_user=world.organiser)
+            return "hands"
+        return run
+
+    def toggle_series():
+        for _ in range(TOGGLES):
+            current = Event.objects.get(pk=event.pk)
+            event_update(event=current, by_user=organiser, series=None if current.series_id else series)
+        return "series"
+
+    def toggle_published():
+        for _ in range(TOGGLES):
+            current = Event.objects.get(pk=event.pk)
+            event_update(event=current, by_user=organiser, published=not current.published)
+        return "published"
+
+    def toggle_held():
+        for _ in range(TOGGLES):
+            round_ = Round.objects.get(event=event)
+            round_set_results_held(round_=round_, held=not round_.results_held, by_user=organiser)
+        return "held"
+
+    done = race([hands(table.pk, index) for index, table in enumerate(tables)]
+                + [toggle_series, toggle_published, toggle_held])
+    assert None not in done, "a writer failed (see the thread's exception above)"
+    assert sorted(done) == sorted(["hands"] * len(tables) + ["series", "published", "held"])
+    # An even number of toggles: attached, published and released again, as at the start; the
+    # kept rows are those the last of the writes left, and must equal the recomputation.
+    current = Event.objects.get(pk=event.pk)
+    assert current.series_id == series.pk and current.published
+    assert not Round.objects.get(event=event).results_held
+    series = Series.objects.get(pk=series.pk)
+    assert _kept(series) is not None
+    assert _kept(series) == _computed(series) and len(_computed(series)) == 12
