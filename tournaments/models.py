@@ -322,22 +322,11 @@ class Session(models.Model):
         return f"{self.table} – {_('session')} {self.number}"
 
 
-class RoundStanding(models.Model):
-    """A player's sums over one round's counted sessions: what an event's and a series' standings
-    add up instead of reading every session (``tournaments/aggregates.py``).
-
-    Kept by ``tournaments.results`` in the transaction that stores, corrects, voids, confirms a
-    hand or abandons a session, as the session's totals are. Per round, not per event, so that a
-    reader's visibility applies to them as to sessions (``Visibility.rounds``: rounds held back and
-    unpublished events count for their organisers only) and holding or releasing a round changes
-    nothing here; and a player sits at one table per round, so two tables never write one row.
+class PlayerSums(models.Model):
+    """A player's sums over counted sessions (``aggregates.FIELDS``), per round or per event.
     ``placement`` is the placement points times ``aggregates.PLACEMENT_SCALE`` (exact integers);
-    ``cents`` Maumau's settled money (finished series only).
-    """
+    ``cents`` Maumau's settled money (finished series only)."""
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     seated = models.IntegerField(default=0)  # sessions with a hand, finished or under way
     played = models.IntegerField(default=0)  # finished sessions
     placement = models.BigIntegerField(default=0)
@@ -346,11 +335,30 @@ class RoundStanding(models.Model):
     cents = models.BigIntegerField(default=0)
 
     class Meta:
+        abstract = True
+
+
+class RoundStanding(PlayerSums):
+    """A player's sums over one round's counted sessions: what an event's and a series' standings
+    add up instead of reading every session (``tournaments/aggregates.py``).
+
+    Kept by ``tournaments.results`` in the transaction that stores, corrects, voids, confirms a
+    hand or abandons a session, as the session's totals are. Per round, not per event, so that a
+    reader's visibility applies to them as to sessions (``Visibility.rounds``: rounds held back and
+    unpublished events count for their organisers only) and holding or releasing a round changes
+    nothing here; and a player sits at one table per round, so two tables never write one row.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+
+    class Meta(PlayerSums.Meta):
         constraints = [models.UniqueConstraint(fields=["round", "player"], name="round_standing_unique")]
         indexes = [models.Index(fields=["event", "player"], name="round_standing_event")]
 
 
-class EventStanding(models.Model):
+class EventStanding(PlayerSums):
     """A player's sums over every round of one event (``RoundStanding`` added up), kept with them
     in the same statement: standings read one row per player instead of one per player and round.
     Every round counts here, held ones too; a reader who may not see a held round gets these sums
@@ -359,14 +367,8 @@ class EventStanding(models.Model):
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    seated = models.IntegerField(default=0)
-    played = models.IntegerField(default=0)
-    placement = models.BigIntegerField(default=0)
-    total = models.BigIntegerField(default=0)
-    wins = models.IntegerField(default=0)
-    cents = models.BigIntegerField(default=0)
 
-    class Meta:
+    class Meta(PlayerSums.Meta):
         constraints = [models.UniqueConstraint(fields=["event", "player"], name="event_standing_unique")]
 
 
