@@ -236,11 +236,16 @@ def present_players(event: Event) -> list[int]:
 
 # --- series -------------------------------------------------------------------------------------
 
-def series_events(series, *, visibility: policy.Visibility) -> list[Event]:
+def _series_events(series, visibility: policy.Visibility):
     """The series' events this user sees, in date order (undated last, then as created)."""
     from django.db.models import F
 
-    return list(visibility.events().filter(series=series).order_by(F("starts_on").asc(nulls_last=True), "id"))
+    return visibility.events().filter(series=series).order_by(F("starts_on").asc(nulls_last=True), "id")
+
+
+def series_events(series, *, visibility: policy.Visibility) -> list[Event]:
+    """The series' events this user sees, in date order (undated last, then as created)."""
+    return list(_series_events(series, visibility))
 
 
 @dataclass(frozen=True)
@@ -254,10 +259,8 @@ class EventKey:
 
 def series_event_keys(series, *, visibility: policy.Visibility) -> list[EventKey]:
     """``series_events`` as ``EventKey``: the same events in the same order, read as plain values."""
-    from django.db.models import F
-
-    return [EventKey(*row) for row in visibility.events().filter(series=series)
-            .order_by(F("starts_on").asc(nulls_last=True), "id").values_list("pk", "published", "standings_metrics")]
+    return [EventKey(*row) for row in
+            _series_events(series, visibility).values_list("pk", "published", "standings_metrics")]
 
 
 def series_results(series, *, visibility: policy.Visibility, events: list[Event] | None = None):
