@@ -74,7 +74,22 @@ def _bad(text: str) -> str | None:
 def text_error(document) -> tuple[str, str] | None:
     """(JSON Pointer, message) of the first string in ``document`` (a value or a member name) that
     PostgreSQL cannot store, or None. A bad member name is reported at its object (the pointer
-    itself must be text that can be answered)."""
+    itself must be text that can be answered).
+
+    Every hand submitted passes here, so the document is first written as JSON by the standard
+    library's C encoder: text without an escaped NUL that encodes as UTF-8 holds neither problem,
+    and only the rest (or what JSON cannot write) is walked to find where."""
+    try:
+        written = json.dumps(document, ensure_ascii=False)
+    except (TypeError, ValueError):
+        written = None
+    if written is not None and "\\u0000" not in written:
+        try:
+            written.encode("utf-8")
+        except UnicodeEncodeError:
+            pass
+        else:
+            return None
     stack = [(document, ())]
     while stack:
         value, parts = stack.pop()

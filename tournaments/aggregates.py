@@ -84,41 +84,62 @@ def difference(before: dict, after: dict) -> list[tuple[int, tuple]]:
     return changes
 
 
-def upsert_sql(table: str, quote, rows: int, *, per_event: bool = False) -> str:
-    """INSERT … ON CONFLICT that adds ``rows`` changes (event, round, player, *FIELDS) to the sums
-    (PostgreSQL and SQLite); ``per_event``: (event, player, *FIELDS) to the event's sums."""
+_CHANGE_COLUMNS = ("player_id", *FIELDS)
+
+
+def changes_cte(vendor: str, quote, rows: int) -> str:
+    """``c(player_id, *FIELDS) AS (…)``: ``rows`` changes (``difference``) as a relation that
+    ``upsert_sql`` adds up. On PostgreSQL one bigint array per column, unnested: the statement's
+    text and its number of parameters are then the same for any number of players, so it is
+    prepared once per connection and parsed once by psycopg (which caches the conversion of
+    statements of at most 50 parameters: a VALUES list of four players' rows per table took more
+    of a hand's CPU than its engine); elsewhere (SQLite) a VALUES list."""
+    names = ", ".join(quote(column) for column in _CHANGE_COLUMNS)
+    if vendor == "postgresql":
+        source = f"SELECT * FROM unnest({', '.join(['%s::bigint[]'] * len(_CHANGE_COLUMNS))})"
+    else:
+        source = "VALUES " + ", ".join(["(" + ", ".join(["%s"] * len(_CHANGE_COLUMNS)) + ")"] * rows)
+    return f"c({names}) AS ({source})"
+
+
+def changes_params(vendor: str, changes: list[tuple[int, tuple]]) -> list:
+    """The parameters of ``changes_cte``: bigint arrays on PostgreSQL (psycopg's ``Int8``, so that
+    their type does not follow the size of the values: one prepared statement), else the rows."""
+    if vendor == "postgresql":
+        from psycopg.types.numeric import Int8
+
+        return [[Int8(player) for player, _ in changes],
+                *([Int8(change[index]) for _, change in changes] for index in range(len(FIELDS)))]
+    return [value for player, change in changes for value in (player, *change)]
+
+
+def upsert_sql(table: str, quote, *, per_event: bool = False) -> str:
+    """INSERT … SELECT … ON CONFLICT that adds the changes of the relation ``c`` (``changes_cte``)
+    to the sums of event %s and round %s (``per_event``: of event %s), on PostgreSQL and SQLite."""
     keys = ["event_id", "player_id"] if per_event else ["event_id", "round_id", "player_id"]
-    columns = [*keys, *FIELDS]
-    values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * rows)
+    chosen = ["%s"] * (len(keys) - 1) + [quote(column) for column in _CHANGE_COLUMNS]
     sums = ", ".join(f"{quote(name)} = {quote(table)}.{quote(name)} + excluded.{quote(name)}" for name in FIELDS)
     conflict = "event_id, player_id" if per_event else "round_id, player_id"
-    return (f"INSERT INTO {quote(table)} ({', '.join(quote(c) for c in columns)}) VALUES {values} "
-            f"ON CONFLICT ({conflict}) DO UPDATE SET {sums}")
-
-
-def upsert_params(event_id: int, round_id: int, changes: list[tuple[int, tuple]]) -> list:
-    return [value for player, change in changes for value in (event_id, round_id, player, *change)]
-
-
-def event_upsert_params(event_id: int, changes: list[tuple[int, tuple]]) -> list:
-    return [value for player, change in changes for value in (event_id, player, *change)]
+    # WHERE true: SQLite's parser needs a WHERE before ON CONFLICT after a SELECT.
+    return (f"INSERT INTO {quote(table)} ({', '.join(quote(c) for c in [*keys, *FIELDS])}) "
+            f"SELECT {', '.join(chosen)} FROM c WHERE true ON CONFLICT ({conflict}) DO UPDATE SET {sums}")
 
 
 def apply(event_id: int, round_id: int, changes: list[tuple[int, tuple]]) -> None:
     """Add ``changes`` (``difference``) to the round's sums and the event's, in the caller's
-    transaction."""
+    transaction (a hand's submission adds them in its own statement: ``sql.store_hand``)."""
     if not changes:
         return
     from django.db import connection
 
     from .models import EventStanding, RoundStanding
 
-    quote = connection.ops.quote_name
+    quote, vendor = connection.ops.quote_name, connection.vendor
+    cte, params = changes_cte(vendor, quote, len(changes)), changes_params(vendor, changes)
     with connection.cursor() as cursor:
-        cursor.execute(upsert_sql(RoundStanding._meta.db_table, quote, len(changes)),
-                       upsert_params(event_id, round_id, changes))
-        cursor.execute(upsert_sql(EventStanding._meta.db_table, quote, len(changes), per_event=True),
-                       event_upsert_params(event_id, changes))
+        cursor.execute(f"WITH {cte} {upsert_sql(RoundStanding._meta.db_table, quote)}", [*params, event_id, round_id])
+        cursor.execute(f"WITH {cte} {upsert_sql(EventStanding._meta.db_table, quote, per_event=True)}",
+                       [*params, event_id])
 
 
 def recompute(event_ids: Iterable[int], *, models=None) -> dict[tuple[int, int, int], tuple]:

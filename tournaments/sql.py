@@ -315,11 +315,11 @@ def store_hand(hand: Hand, version: HandVersion, session: Session, fields: list[
     values = (_prepared_values(db, hand, _insert_fields(Hand), True)
               + _prepared_values(db, version, _version_fields(), True)
               + _prepared_values(db, session, session_fields, False) + ([session.pk] if fields else [])
-              + (aggregates.upsert_params(standings[0], standings[1], changes) if changes else [])
-              + (aggregates.event_upsert_params(standings[0], changes) if changes else [])
+              + ([*aggregates.changes_params(db.vendor, changes), standings[0], standings[1], standings[0]]
+                 if changes else [])
               + [standings[0] if standings else None])
     with _cursor(db) as cursor:
-        cursor.execute(_store_sql(tuple(fields), len(changes)), values)
+        cursor.execute(_store_sql(tuple(fields), bool(changes)), values)
         hand.pk, series_id = cursor.fetchone()
     version.hand = hand
     for obj in (hand, version):
@@ -337,7 +337,7 @@ def _version_fields() -> list:
 
 
 @lru_cache(maxsize=64)
-def _store_sql(session_fields: tuple[str, ...], standings: int = 0) -> str:
+def _store_sql(session_fields: tuple[str, ...], standings: bool = False) -> str:
     quote = connections[DEFAULT_DB_ALIAS].ops.quote_name
     shared = [HandVersion._meta.get_field(name).column for name in _SHARED]
     hand_sql = _insert_sql(Hand, ("id", *_SHARED))
@@ -353,8 +353,9 @@ def _store_sql(session_fields: tuple[str, ...], standings: int = 0) -> str:
         assignments = ", ".join(f"{quote(Session._meta.get_field(name).column)} = %s" for name in session_fields)
         sql += f", s AS (UPDATE {quote(Session._meta.db_table)} SET {assignments} WHERE id = %s)"
     if standings:
-        sql += (f", a AS ({aggregates.upsert_sql(RoundStanding._meta.db_table, quote, standings)})"
-                f", b AS ({aggregates.upsert_sql(EventStanding._meta.db_table, quote, standings, per_event=True)})")
+        sql += (f", {aggregates.changes_cte('postgresql', quote, 0)}"
+                f", a AS ({aggregates.upsert_sql(RoundStanding._meta.db_table, quote)})"
+                f", b AS ({aggregates.upsert_sql(EventStanding._meta.db_table, quote, per_event=True)})")
     series = f"(SELECT series_id FROM {quote(Event._meta.db_table)} WHERE id = %s)"
     return sql + f" SELECT id, {series} FROM h"
 

@@ -148,6 +148,41 @@ def test_a_hand_runs_a_bounded_number_of_statements(world):
         assert sum(sql.startswith("UPDATE") for sql in statements) == 1
 
 
+@pytest.mark.django_db
+def test_a_hands_statements_are_converted_once_per_process(world, monkeypatch):
+    """psycopg turns a statement's placeholders into PostgreSQL's once and caches the result, for
+    statements of at most 50 parameters and 4 KiB (``psycopg/_queries.py``); a larger one is
+    converted again at every execution, which cost a hand more CPU than its engine when the
+    players' round and event sums were two VALUES lists. Every statement of a submission stays
+    within the cache, whatever the number of players whose sums change."""
+    if connection.vendor != "postgresql":
+        pytest.skip("psycopg's statement cache")
+    from psycopg import _queries
+
+    uncached = []
+    for name in ("_query2pg_nocache", "_query2pg_client_nocache"):  # server- and client-side binding
+        def counting(query, encoding, convert=getattr(_queries, name)):
+            uncached.append(bytes(query[:60]))
+            return convert(query, encoding)
+
+        monkeypatch.setattr(_queries, name, counting)
+    table = world.events["mu"].rounds.get().tables.first()
+    client = client_for()
+    rng = random.Random("cached")
+    session = None
+    for number in range(4):
+        record = next_record("mu", rng, 4, session)
+        response = client.post(f"/api/v1/tables/{table.pk}/hands/", record, format="json",
+                               HTTP_X_SCORER_TOKEN=table.scorer_token, HTTP_IDEMPOTENCY_KEY=f"cached-{number}")
+        assert response.status_code == 201, response.content
+        session = response.json()["session"]
+    assert uncached == []
+    # The guard itself: a statement of 51 parameters is converted uncached.
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT " + ", ".join(["%s::int"] * 51), list(range(51)))
+    assert len(uncached) == 1
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("lock", ["submission", "correction", "confirmation"])
 def test_only_the_table_row_is_locked(world, lock):
