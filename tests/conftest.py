@@ -176,6 +176,12 @@ def client_for(user=None):
 
 @pytest.fixture
 def world(db):
+    """A club with an organiser, an event per game with its own organiser, and players
+    (``build_world``)."""
+    return build_world()
+
+
+def build_world():
     """A club with an organiser, an event per game with its own organiser, and players.
 
     Roles: ``staff``; ``club_organiser`` (organises the club); ``organiser`` (organises the Mü,

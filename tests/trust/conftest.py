@@ -34,12 +34,53 @@ def play(table, *, hands: int | None = None, seed: int = 1, mark: str | None = N
     return results.current_session(table, create=False)
 
 
+@pytest.fixture(scope="module")
+def _trust_kept(django_db_setup, django_db_blocker):
+    """The world below, built once for a test module inside a transaction that is never
+    committed: each test then runs in a savepoint within it (pytest-django's ``db``, Django's
+    ``TestCase``), rolled back after the test, as ``TestCase.setUpTestData`` does. Only for a
+    module that says ``ONE_WORLD = True``: every one of its tests uses ``trust`` and none commits
+    (a test of the module that did not ask for the world would still see it). The matrices run
+    hundreds of tests over one world; building it for each took longer than the tests themselves."""
+    from django.db import transaction
+
+    from tests.conftest import build_world
+
+    with django_db_blocker.unblock():
+        kept = transaction.atomic()
+        kept.__enter__()
+        try:
+            yield build_trust(build_world())
+        finally:
+            transaction.set_rollback(True)
+            kept.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _one_world(request):
+    """Builds a module's kept world before its first test's own transaction opens (a fixture of
+    the module's scope is set up before the tests' own)."""
+    if getattr(request.module, "ONE_WORLD", False):
+        request.getfixturevalue("_trust_kept")
+
+
 @pytest.fixture
-def trust(world):
+def trust(request):
+    """The world of the trust tests. In a module of ``ONE_WORLD``, a copy of its kept world (its
+    model instances copied, as ``TestCase`` copies class-level test data); elsewhere built anew."""
+    import copy
+
+    if getattr(request.module, "ONE_WORLD", False):
+        kept = request.getfixturevalue("_trust_kept")
+        request.getfixturevalue("db")  # the test's savepoint, inside the kept world's transaction
+        return copy.deepcopy(kept)
+    return build_trust(request.getfixturevalue("world"))
+
+
+def build_trust(w):
     from tournaments import services
     from tournaments.models import Club, Membership, Player
 
-    w = world
     w.stranger = make_user("stranger")
     w.outsider = make_user("outsider")  # organises another club
     w.other_club = Club.objects.create(name="Otherclub")

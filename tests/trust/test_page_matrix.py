@@ -16,6 +16,7 @@ from tests.api.play import next_record
 from .test_role_matrix import database_state
 
 pytestmark = pytest.mark.django_db
+ONE_WORLD = True  # every test here reads the one world of tests/trust/conftest.py, in its own savepoint
 
 ROLES = ["anonymous", "stranger", "player_elsewhere", "other_club_organiser", "other_event_organiser"]
 # Pages that only show (a POST to them writes nothing): checked for "nothing changed" all the same.

@@ -13,6 +13,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
+ONE_WORLD = True  # every test here reads the one world of tests/trust/conftest.py, in its own savepoint
 
 WRITES = ("post", "put", "patch", "delete")
 ROLES = ["anonymous", "stranger", "player_elsewhere", "scorer_elsewhere", "other_club_organiser",
