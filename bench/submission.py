@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
 import sys
 import time
+
+from bench.scale import prepare
 
 
 def main() -> None:
@@ -31,14 +32,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=200, help="requests per chunk")
     parser.add_argument("--rounds", type=int, default=5, help="chunks of each kind, alternating")
     args = parser.parse_args()
-    os.environ["DJANGO_SETTINGS_MODULE"] = "bench.scale.settings"
-    os.environ.setdefault("SECRET_KEY", "bench-only-not-secret")
-    os.environ["DEBUG"] = "0"
-    os.environ["ALLOWED_HOSTS"] = "testserver"
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    prepare(flush=args.flush, allowed_hosts="testserver")
     from django.db import connection
     from django.test import Client
 
@@ -47,11 +41,6 @@ def main() -> None:
     from tournaments.models import Club, Event, Round
     from tournaments.services import table_create
 
-    call_command("migrate", verbosity=0)
-    if Club.objects.exists():
-        if not args.flush:
-            sys.exit("the configured database holds clubs; pass --flush to empty it (everything is deleted)")
-        call_command("flush", interactive=False, verbosity=0)
     club = Club.objects.create(name="Bench club")
     people = create_players(club, 16)
     event = Event.objects.create(club=club, name="Bench submission", game="mu", published=True,

@@ -36,6 +36,8 @@ import threading
 import time
 from pathlib import Path
 
+from bench.scale import prepare
+
 ROOT = Path(__file__).resolve().parents[2]
 CLUB = "Bench club"
 PLAYERS = 2000
@@ -58,25 +60,8 @@ def main() -> None:
     if args.quick:
         args.large_sessions, args.repeats, args.sessions_timed, args.duration = 10_000, 15, 10, 8.0
 
-    # Always the benchmark's settings (the project's, with the bare endpoint): importing the
-    # package ``stich`` has set the project's own as a default already (stich/celery.py).
-    os.environ["DJANGO_SETTINGS_MODULE"] = "bench.scale.settings"
-    os.environ.setdefault("SECRET_KEY", "bench-only-not-secret")
-    os.environ["DEBUG"] = "0"
-    os.environ["ALLOWED_HOSTS"] = "127.0.0.1,localhost,testserver"
     os.environ["DRY_RUN_THROTTLE"] = "1000000/s"  # the dry run's throughput, not its limit
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    from tournaments.models import Club
-
-    call_command("migrate", verbosity=0)
-    if Club.objects.exists():
-        if not args.flush:
-            sys.exit("the configured database holds clubs; pass --flush to empty it (everything is deleted)")
-        call_command("flush", interactive=False, verbosity=0)
+    prepare(flush=args.flush)
 
     bench = Bench(args)
     rows = {}

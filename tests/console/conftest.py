@@ -19,6 +19,7 @@ import pytest
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 from tests.pages.test_browser import DESKTOP, PHONE, SCREENSHOTS, browser  # noqa: F401 - one Chromium fixture
+from tests.processes import stop
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -78,11 +79,7 @@ def serving(folder: Path):
     try:
         yield base
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
         log.close()
 
 

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import processes
+
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = Path(tempfile.gettempdir())
 URL = os.environ.get("DATABASE_URL", "")
@@ -66,12 +68,7 @@ def start_server(command: list[str], database: str, app_name: str, extra_env: di
 
 
 def stop(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    processes.stop(process, timeout=20)
 
 
 class Sampler(threading.Thread):

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import client_for
+from tests.processes import stop
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -103,10 +104,6 @@ def test_under_the_uvicorn_worker_a_client_cannot_name_its_address(tmp_path):
                 time.sleep(0.2)
         codes = [_post(f"{base}/api/v1/records/validate", f"203.0.113.{n}") for n in range(4)]
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
         log.close()
     assert codes == [422, 422, 429, 429], codes
