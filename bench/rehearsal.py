@@ -477,7 +477,8 @@ http {{
             response = connection.getresponse()
             response.read()
             return response.status
-        except OSError:
+        except (OSError, http.client.HTTPException):
+            # No answer, or a broken one: the scorer sends the hand again with the same key.
             return 0
         finally:
             connection.close()
@@ -579,9 +580,12 @@ http {{
 
         lost = duplicated = gaps = 0
         stored_total = 0
+        differing = []  # (table, hands its scorer saw accepted, hands stored): where a check failed
         for table_id, count in load["accepted"].items():
             numbers = sorted(Hand.objects.filter(session__table_id=table_id).values_list("number", flat=True))
             stored_total += len(numbers)
+            if len(numbers) != count:
+                differing.append((table_id, count, len(numbers)))
             lost += max(0, count - len(numbers))
             duplicated += max(0, len(numbers) - count)
             gaps += numbers != list(range(1, len(numbers) + 1))
@@ -620,7 +624,7 @@ http {{
         kept = sorted(Rating.objects.filter(game="mu").values_list(*fields))
         pool_sync("mu", from_scratch=True)
         recomputed = sorted(Rating.objects.filter(game="mu").values_list(*fields))
-        return {"accepted": sum(load["accepted"].values()), "stored": stored_total, "lost": lost,
+        return {"accepted": sum(load["accepted"].values()), "stored": stored_total, "differing": differing, "lost": lost,
                 "duplicated": duplicated, "tables_with_gaps": gaps, "sessions": sessions.count(),
                 "sessions_with_wrong_totals": totals_wrong, "standings_equal_recompute": standings_equal,
                 "ratings": len(kept),

@@ -13,6 +13,13 @@ from tests.api.play import next_record
 from .conftest import SCREENSHOTS
 
 
+@pytest.fixture
+def asgi_server(transactional_db, module_asgi_server):
+    """The module's one server (``module_asgi_server``) for each test: starting a server per test
+    cost more than the tests; each test still has its own data (``transactional_db``)."""
+    return module_asgi_server
+
+
 def post_hand(base: str, table, token: str, rng: random.Random) -> dict:
     """Submit the table's next hand through the API, as a scorer's device would."""
     request = urllib.request.Request(f"{base}/api/v1/tables/{table.pk}/hands/", headers={"Authorization": f"Token {token}"})

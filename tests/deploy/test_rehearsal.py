@@ -41,8 +41,11 @@ def test_a_small_championship_survives_the_kills_and_a_redis_restart(tmp_path):
     report = json.loads(report_path.read_text())
     print("rehearsal phases, seconds:", report["phases_s"])  # where the time went (pytest -s)
     checks = report["checks"]
-    assert checks["accepted"] > 0 and checks["stored"] == checks["accepted"]
-    assert checks["lost"] == 0 and checks["duplicated"] == 0 and checks["tables_with_gaps"] == 0
+    # What the scorers met, for a failure's message: statuses, their failures, the tables that differ.
+    seen = {key: report.get(key) for key in ("statuses", "failures", "events", "slowest_attempts")} | {
+        "differing": checks.get("differing")}
+    assert checks["accepted"] > 0 and checks["stored"] == checks["accepted"], seen
+    assert checks["lost"] == 0 and checks["duplicated"] == 0 and checks["tables_with_gaps"] == 0, seen
     assert checks["sessions_with_wrong_totals"] == 0 and checks["standings_equal_recompute"]
     assert checks["ratings_equal_recompute"]
     assert [event.split(": ", 1)[1] for event in report["events"]] == [

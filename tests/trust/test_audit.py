@@ -11,6 +11,7 @@ from tests.api.play import next_record
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
+ONE_WORLD = True  # every test here acts on the one world of tests/trust/conftest.py, in its own savepoint
 
 
 def _api(user):
