@@ -67,10 +67,6 @@ def start_server(command: list[str], database: str, app_name: str, extra_env: di
     raise RuntimeError("the server did not answer /healthz within 60 s")
 
 
-def stop(process: subprocess.Popen) -> None:
-    processes.stop(process, timeout=20)
-
-
 class Sampler(threading.Thread):
     """Counts the server's connections to the test database every 10 ms; keeps the peak."""
 
@@ -117,7 +113,7 @@ def peak_under_load(command, database, extra_env, port, rounds=4, parallel=40) -
     finally:
         sampler.halt.set()
         sampler.join()
-        stop(process)
+        processes.stop(process, timeout=20)
     print(f"{' '.join(command[2:4])} {extra_env}: peak {sampler.peak} connections, statuses {sorted(set(statuses))}")
     return sampler.peak, statuses
 

@@ -42,10 +42,17 @@ def _document() -> dict:
     return json.loads(json.dumps(SchemaGenerator().get_schema(request=None, public=True), default=str))
 
 
-def _api_schema(document: dict | None = None, config=None):
+def _operations(document: dict):
+    """Each operation of the document as (its name, ``"POST /api/v1/..."``, method, definition)."""
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            yield f"{method.upper()} {path}", method, operation
+
+
+def _api_schema(document: dict, config):
     from django.core.wsgi import get_wsgi_application
 
-    loaded = schemathesis.openapi.from_dict(document or _document(), config=config).exclude(method="DELETE")
+    loaded = schemathesis.openapi.from_dict(document, config=config).exclude(method="DELETE")
     loaded.app = get_wsgi_application()
     return loaded
 
@@ -57,8 +64,7 @@ def _without_credentials(document: dict):
     hand records each for a hand's submission and its correction) would all be that one answer;
     the examples and the fuzzing phase still send them anonymously, and the checks (the
     authentication ones among them) still judge every answer."""
-    closed = [f"{method.upper()} {path}" for path, operations in document["paths"].items()
-              for method, operation in operations.items()
+    closed = [name for name, method, operation in _operations(document)
               if method in WRITES and {} not in operation.get("security", [{}])]
     assert len(closed) > 20 and DRY_RUN not in closed
     return _without_coverage(closed)
@@ -90,8 +96,7 @@ def api_document():
 
 @pytest.fixture(scope="module")
 def api_schema(api_document):
-    names = {f"{method.upper()} {path}" for path, operations in api_document["paths"].items() for method in operations}
-    assert {DRY_RUN, *RECORD_WRITES} <= names
+    assert {DRY_RUN, *RECORD_WRITES} <= {name for name, _method, _operation in _operations(api_document)}
     return _api_schema(api_document, _without_coverage([DRY_RUN, *RECORD_WRITES]))
 
 
