@@ -389,7 +389,7 @@ http {{
         from stich.celery import app
 
         deadline = time.monotonic() + 60
-        while len(app.control.ping(timeout=1.0) or []) < 2:
+        while len(app.control.ping(timeout=1.0, limit=2) or []) < 2:  # back when both answered
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the workers did not answer; see {self.dir}")
 

@@ -31,6 +31,7 @@ from django.utils import translation
 
 from tests.conftest import make_user
 from tests.pages.axe import assert_accessible
+from tests.pages.wait import appear
 from tests.sheet.test_sheet_browser import Finger, enter, mu_deal
 
 from .conftest import SCREENSHOTS, click_and_wait
@@ -255,7 +256,7 @@ def test_an_organiser_runs_an_evening_through_the_console(transactional_db, modu
     screen = new_page(locale=locale)
     screen.set_viewport_size({"width": 1280, "height": 720})
     screen.goto(f"{base}/events/{event.pk}/screen/")
-    screen.wait_for_selector("body[data-live-state=connected]")
+    appear(screen, "body[data-live-state=connected]")
     screen.evaluate("window.__notReloaded = true")
     visits.check(screen)
     progress = say(language, "Round %(number)s", number=1)
@@ -263,7 +264,7 @@ def test_an_organiser_runs_an_evening_through_the_console(transactional_db, modu
     assert screen.inner_text(f'#screen-progress [data-table="{a}"] .badge') == say(language, "not started")
     assert len(namesakes(screen.inner_text(f'#screen-progress [data-table="{a}"]'))) == 2
     page.goto(f"{base}/console/rounds/{round_.pk}/")
-    page.wait_for_selector("body[data-live-state=connected]")
+    appear(page, "body[data-live-state=connected]")
     page.evaluate("window.__notReloaded = true")
     visits.check(page, "published")
     assert page.locator('#board [data-state="waiting"]').count() == 2
@@ -273,7 +274,7 @@ def test_an_organiser_runs_an_evening_through_the_console(transactional_db, modu
     # --- the namesakes' table enters its deals on a phone, through its card's link -----------------
     sheet = new_page(phone=True, locale=locale)
     sheet.goto(link_a)
-    sheet.wait_for_selector("html[data-ready]")
+    appear(sheet, "html[data-ready]")
     assert sheet.locator("html").get_attribute("lang") == language
     assert len(namesakes(sheet.inner_text("body"))) == 2
     visits.check(sheet)
@@ -282,18 +283,18 @@ def test_an_organiser_runs_an_evening_through_the_console(transactional_db, modu
     mu_deal(finger, [3, 1, 2, 0], vice_trump="G", chef_trump="1", partner=1, points=[20, 15, 15, 10])
     enter(finger, 1)
     assert sheet.locator('#running tr[data-hand="1"] .tag-unconfirmed').count() == 1
-    page.wait_for_selector(f'{board_a}[data-state="confirming"]')
+    appear(page, f'{board_a}[data-state="confirming"]')
     assert page.inner_text(f"{board_a} .badge") == say(language, "waiting for confirmation")
     visits.check(sheet, "a hand to confirm")
     # Handed over: the third player confirms; the hand counts, on the board too.
     finger.tap('#running button[data-action="confirm"]')
     finger.tap('#confirm-picks button[data-seat="2"]')
-    sheet.wait_for_selector('#running tr[data-hand="1"]:not(.not-counted)')
-    page.wait_for_selector(f'{board_a}[data-state="playing"]')
+    appear(sheet, '#running tr[data-hand="1"]:not(.not-counted)')
+    appear(page, f'{board_a}[data-state="playing"]')
     one_of_two = say(language, "%(entered)s of %(due)s", entered=say(
         language, "%(count)s hand", "%(count)s hands", 1, count=1), due=2)
     assert page.inner_text(f"{board_a} .progress") == one_of_two
-    screen.wait_for_selector(f'#screen-progress [data-table="{a}"][data-state="playing"]')
+    appear(screen, f'#screen-progress [data-table="{a}"][data-state="playing"]')
     # The second deal: nobody confirms it (the table disagrees about the card points).
     finger.pick("entered_by", 3)
     mu_deal(finger, [0, 3, 1, 2], vice_trump="R", chef_trump="B", partner=0, points=[10, 20, 12, 18])
@@ -302,7 +303,7 @@ def test_an_organiser_runs_an_evening_through_the_console(transactional_db, modu
 
     # --- the other table, on the same phone: two deals, each confirmed ----------------------------
     sheet.goto(link_b)
-    sheet.wait_for_selector("html[data-ready]")
+    appear(sheet, "html[data-ready]")
     finger = Finger(sheet)
     for number_ in (1, 2):
         finger.pick("entered_by", 0)
@@ -310,10 +311,10 @@ def test_an_organiser_runs_an_evening_through_the_console(transactional_db, modu
         enter(finger, number_)
         finger.tap('#running button[data-action="confirm"]')
         finger.tap('#confirm-picks button[data-seat="1"]')
-        sheet.wait_for_selector(f'#running tr[data-hand="{number_}"]:not(.not-counted)')
+        appear(sheet, f'#running tr[data-hand="{number_}"]:not(.not-counted)')
     assert sheet.inner_text("#session-end") == say(language, "Session over: %(deals)s deals played.", deals=2)
-    page.wait_for_selector(f'#board [data-table="{b}"][data-state="finished"]')
-    screen.wait_for_selector('#screen-progress[data-finished="1"]')
+    appear(page, f'#board [data-table="{b}"][data-state="finished"]')
+    appear(screen, '#screen-progress[data-finished="1"]')
     assert screen.inner_text(f'#screen-progress [data-table="{a}"] .badge') == say(language, "waiting for confirmation")
     assert page.evaluate("window.__notReloaded") is True
     visits.photograph(page, "board")
@@ -371,7 +372,7 @@ def test_an_organiser_runs_an_evening_through_the_console(transactional_db, modu
 
     # --- the board and the room screen follow: both tables finished --------------------------------
     page.wait_for_function("() => document.querySelectorAll('#board [data-state=finished]').length === 2")
-    screen.wait_for_selector('#screen-progress[data-finished="2"]')
+    appear(screen, '#screen-progress[data-finished="2"]')
     assert screen.inner_text("#progress-title") == progress + ": " + say(
         language, "%(done)s of %(total)s table finished", "%(done)s of %(total)s tables finished", 2, done=2, total=2)
     # The latest results: the other table first (the namesakes' table ended with its second deal,
@@ -409,11 +410,11 @@ def test_an_organiser_runs_an_evening_through_the_console(transactional_db, modu
     assert say(language, "Results held back.") in page.inner_text("#hold")
     public = new_page(locale=locale)
     public.goto(f"{base}/events/{event.pk}/")
-    public.wait_for_selector("body[data-live-state=connected]")
+    appear(public, "body[data-live-state=connected]")
     assert public.locator('section.round[data-round="1"]').count() == 0
     visits.check(public, "held")
     click_and_wait(page, "#release")
-    public.wait_for_selector('section.round[data-round="1"]')
+    appear(public, 'section.round[data-round="1"]')
     public.wait_for_function("() => document.querySelectorAll('#standings tbody tr').length === 8")
     assert shown_standings(public, "#standings-live") == expected
     visits.check(public)
@@ -433,7 +434,7 @@ def test_an_organiser_runs_an_evening_through_the_console(transactional_db, modu
     click_and_wait(page, "#draw")
     click_and_wait(page, "#publish-round")
     sheet.goto(base + page.get_attribute('#board .links a[href^="/t/"]', "href"))
-    sheet.wait_for_selector("html[data-ready]")
+    appear(sheet, "html[data-ready]")
     visits.check(sheet, "maumau")
     finger = Finger(sheet)
     finger.numbers("#minus-0", [0, 5, 12, 3])

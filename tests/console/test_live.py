@@ -8,7 +8,9 @@ import time
 import urllib.request
 
 import pytest
+
 from tests.api.play import next_record
+from tests.pages.wait import appear
 
 from .conftest import SCREENSHOTS
 
@@ -42,7 +44,7 @@ def test_standings_follow_an_accepted_hand_without_reloading(asgi_server, new_pa
     page = new_page()
     url = f"{asgi_server}/events/{event.pk}/screen/" if where == "screen" else f"{asgi_server}/events/{event.pk}/"
     page.goto(url)
-    page.wait_for_selector("body[data-live-state=connected]")
+    appear(page, "body[data-live-state=connected]")
     region = "#screen-standings" if where == "screen" else "#standings-live"
     assert "No results yet." in page.inner_text(region)
     page.evaluate("window.__notReloaded = true")
@@ -81,14 +83,14 @@ def test_a_screen_whose_socket_reopens_fetches_what_changed_meanwhile(asgi_serve
 
     page.route_web_socket(re.compile(r"/ws/events/"), relay)
     page.goto(f"{asgi_server}/events/{event.pk}/screen/")
-    page.wait_for_selector("body[data-live-state=connected]")
+    appear(page, "body[data-live-state=connected]")
     region = "#screen-standings"
     route, server = sockets[0]
     server.close()
     route.close()
-    page.wait_for_selector("body[data-live-state=polling]")
+    appear(page, "body[data-live-state=polling]")
     post_hand(asgi_server, tables[0], organiser.auth_token.key, random.Random(5))
-    page.wait_for_selector("body[data-live-state=connected]", timeout=5000)
+    appear(page, "body[data-live-state=connected]", timeout=5000)
     page.wait_for_function(
         f"() => document.querySelectorAll('{region} #standings tbody tr').length == 4", timeout=3000)
     assert len(sockets) == 2

@@ -9,6 +9,8 @@ import random
 
 import pytest
 
+from tests.pages.wait import appear
+
 from .conftest import PHONE, SCREENSHOTS
 from .test_live import post_hand
 
@@ -39,7 +41,7 @@ def test_the_room_screen_follows_a_table_and_fits_a_projector(asgi_server, brows
     page = context.new_page()
     url = f"{asgi_server}/events/{event.pk}/screen/"
     page.goto(url)
-    page.wait_for_selector("body[data-live-state=connected]")
+    appear(page, "body[data-live-state=connected]")
     page.evaluate("window.__notReloaded = true")
     assert page.inner_text("#progress-title") == "Round 2: 0 of 3 tables finished"
     assert page.locator('#screen-progress [data-state="waiting"]').count() == 3
@@ -50,18 +52,18 @@ def test_the_room_screen_follows_a_table_and_fits_a_projector(asgi_server, brows
     # Table 1 of round 2 enters its first hand: the table is in progress, the standings show the
     # change since round 1.
     post_hand(asgi_server, tables_2[0], token, rng)
-    page.wait_for_selector('#screen-progress [data-table="1"][data-state="playing"]')
+    appear(page, '#screen-progress [data-table="1"][data-state="playing"]')
     assert "1 hand of 4" in page.inner_text('#screen-progress [data-table="1"]')
-    page.wait_for_selector("#standings td.move")
+    appear(page, "#standings td.move")
     assert "± since round 1" in page.inner_text("#standings-title")
     assert page.locator("#standings tbody tr").count() == 12 == page.locator("#standings td.move").count()
     # It finishes: one table of three done, and it heads the latest results with its winner.
     play_out(asgi_server, tables_2[0], token, rng, hands=3)
-    page.wait_for_selector('#screen-progress[data-finished="1"]')
+    appear(page, '#screen-progress[data-finished="1"]')
     assert page.inner_text("#progress-title") == "Round 2: 1 of 3 tables finished"
     # (a fetch that straddled the last hand's commit may show the progress before the latest
     # results; the push that follows the commit brings the next fetch in line)
-    page.wait_for_selector('#screen-latest li:first-child[data-round="2"][data-table="1"]')
+    appear(page, '#screen-latest li:first-child[data-round="2"][data-table="1"]')
     first = page.locator("#screen-latest li").first
     assert " wins with " in first.inner_text() or " win with " in first.inner_text()
     assert page.evaluate("window.__notReloaded") is True

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from tests.conftest import make_user
+from tests.pages.wait import appear
 from tournaments import services
 from tournaments.models import Club, Player, Series
 
@@ -59,7 +60,7 @@ def test_a_season_of_two_evenings_one_open_updates_the_series_page_live(asgi_ser
     token = organiser.auth_token.key
     play_table(base, first_table, token, random.Random(1))
     for shown, region in ((public, "#series-live"), (screen, "#screen-standings")):
-        shown.wait_for_selector(f'{region} tr[data-player="{players[0].pk}"]')
+        appear(shown, f'{region} tr[data-player="{players[0].pk}"]')
         assert shown.locator(f"{region} tbody tr").count() == 4
 
     page.goto(f"{base}/console/events/{open_night.pk}/")
@@ -69,7 +70,7 @@ def test_a_season_of_two_evenings_one_open_updates_the_series_page_live(asgi_ser
     play_table(base, table, token, random.Random(2))
     newcomer = next(p for p in players[4:7] if table.seats.filter(player=p).exists())
     for shown, region in ((public, "#series-live"), (screen, "#screen-standings")):
-        shown.wait_for_selector(f'{region} tr[data-player="{newcomer.pk}"]')
+        appear(shown, f'{region} tr[data-player="{newcomer.pk}"]')
         assert shown.locator(f"{region} th.event-col").count() == 2
 
     # What the pages show is the API's document.

@@ -19,10 +19,12 @@ from __future__ import annotations
 import json
 import os
 import time
+
 import pytest
 
 from .axe import AXE_SCRIPT, report, violations
 from .test_browser import DESKTOP, SCREENSHOTS, browser  # noqa: F401 - the one Chromium fixture
+from .wait import appear
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's loop runs in this thread
 
@@ -147,11 +149,10 @@ def build_world() -> World:
     a confirmation; the organiser is the first player (seated at several open tables: ``my-table``)."""
     from django.contrib.auth import get_user_model
 
+    from tests.sheet.world import play_hands
     from tournaments import services
     from tournaments.draws import draw_preview
     from tournaments.models import Event, Hand, Player, Session, Table
-
-    from tests.sheet.world import play_hands
 
     from .demo import build_demo
 
@@ -230,7 +231,7 @@ def test_every_page_passes_axe_core_in_three_languages_at_two_widths(live_server
                 response = page.goto(base + path)
                 assert response is not None and response.status == 200, (path, response and response.status)
                 if name in ("sheet:table", "sheet:my_table_sheet"):
-                    page.wait_for_selector("html[data-ready]", state="attached")
+                    appear(page, "html[data-ready]", state="attached")
                 for width, height in WIDTHS:
                     page.set_viewport_size({"width": width, "height": height})
                     where = f"{label} ({locale}, {width} px, {path})"

@@ -9,6 +9,7 @@ import pytest
 
 from tests.pages.axe import assert_accessible
 from tests.pages.test_browser import PHONE, SCREENSHOTS
+from tests.pages.wait import appear
 
 from .world import play_hands
 
@@ -37,7 +38,7 @@ def open_sheet(browser, url: str, *, locale: str = "en-GB", **device):
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     assert page.goto(url).status == 200
-    page.wait_for_selector("html[data-ready]", state="attached", timeout=TIMEOUT)
+    appear(page, "html[data-ready]", state="attached", timeout=TIMEOUT)
     return context, page, errors
 
 
@@ -105,12 +106,12 @@ def test_a_mu_hand_entered_with_the_keyboard_alone(live, browser):
     keys.choose("chef_trump", "1")
     keys.choose("partner", 0)
     keys.numbers("points-0", [10, 12, 9, 19, 10])
-    page.wait_for_selector("#check .scores", timeout=TIMEOUT)
+    appear(page, "#check .scores", timeout=TIMEOUT)
     assert "+22" in page.inner_text("#check .scores")
     keys.tab_to(lambda f: f["id"] == "enter-hand", "the Enter button")
     keys.press("Enter")
-    page.wait_for_selector('#queue li[data-hand="1"][data-state="sent"]', timeout=TIMEOUT)
-    page.wait_for_selector('#running tr[data-hand="1"]', timeout=TIMEOUT)
+    appear(page, '#queue li[data-hand="1"][data-state="sent"]', timeout=TIMEOUT)
+    appear(page, '#running tr[data-hand="1"]', timeout=TIMEOUT)
     [hand] = Hand.objects.filter(session__table=table)
     summary = hand.record["summary"]
     assert summary["bids"] == [3, 1, 3, 4, 1] and summary["card_points"] == [10, 12, 9, 19, 10]
@@ -177,7 +178,7 @@ def test_a_hand_to_confirm_offers_big_targets(live_server, transactional_db, bro
     assert page.locator('#running button[data-action="confirm"]').count() == 1
     measure(page, "unconfirmed hand")
     page.click('#running button[data-action="confirm"]')
-    page.wait_for_selector("#confirm-dialog:not([hidden])")
+    appear(page, "#confirm-dialog:not([hidden])")
     measure(page, "confirm dialog")
     assert not errors
     context.close()

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.pages.test_browser import CHROMIUM_ARGS, PHONE, SCREENSHOTS  # noqa: F401
+from tests.pages.wait import appear
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's loop runs in this thread
 
@@ -68,12 +69,12 @@ def open_sheet(browser, url: str, *, locale: str):
     page.on("pageerror", lambda error: errors.append(str(error)))
     response = page.goto(url)
     assert response is not None and response.status == 200, url
-    page.wait_for_selector("html[data-ready]", timeout=TIMEOUT)
+    appear(page, "html[data-ready]", timeout=TIMEOUT)
     return context, page, errors
 
 
 def wait_scores(page, root: str = "#check") -> str:
-    page.wait_for_selector(f"{root} .scores", timeout=TIMEOUT)
+    appear(page, f"{root} .scores", timeout=TIMEOUT)
     return page.inner_text(f"{root} .scores")
 
 
@@ -81,7 +82,7 @@ def wait_error(page, path: str, *, at: str | None = None) -> str:
     """The engine's message for its JSON Pointer ``path``, shown next to the field ``at`` (the
     pointer's own field unless a row of the form stands for it)."""
     selector = f'.field-error[data-for="{path}"]'
-    page.wait_for_selector(selector, timeout=TIMEOUT)
+    appear(page, selector, timeout=TIMEOUT)
     beside = page.eval_on_selector(selector, """note => {
         const row = note.closest('tr.field-error-row');
         return row ? row.previousElementSibling.dataset.path : note.parentElement.closest('[data-path]').dataset.path;
@@ -93,8 +94,8 @@ def wait_error(page, path: str, *, at: str | None = None) -> str:
 def enter(finger: Finger, number: int) -> None:
     wait_scores(finger.page)
     finger.tap("#enter-hand")
-    finger.page.wait_for_selector(f'#running tr[data-hand="{number}"]', timeout=TIMEOUT)
-    finger.page.wait_for_selector(f'#queue li[data-hand="{number}"][data-state="sent"]', timeout=TIMEOUT)
+    appear(finger.page, f'#running tr[data-hand="{number}"]', timeout=TIMEOUT)
+    appear(finger.page, f'#queue li[data-hand="{number}"][data-state="sent"]', timeout=TIMEOUT)
 
 
 def sheet_totals(page) -> list[int]:
@@ -204,7 +205,7 @@ def test_a_mu_session_entered_by_tapping_in_german(live, browser):
                         evening.organiser.auth_token.key, {"reason": "Fehler beim Geben"})
     assert response.ok, response.text()
     page.reload()
-    page.wait_for_selector("html[data-ready]")
+    appear(page, "html[data-ready]")
     assert "void" in page.get_attribute('#running tr[data-hand="3"]', "class")
     assert page.locator('#running tr[data-hand="3"] .tag-void').inner_text() == "ungültig"
     assert page.locator('#running tr[data-hand="2"] .tag-eklat').count() == 1
@@ -315,16 +316,16 @@ def test_offline_hands_arrive_once_in_order(live, browser):
     context.set_offline(True)
     round_([{"R": 2, "Y": 2, "discarded": 4}, {"B": 6}, {"G": 6, "R": 2}, {"Y": 4, "B": 2, "G": 2}])
     finger.tap("#enter-hand")  # offline: no check from the server, the hand waits on the phone
-    page.wait_for_selector('#queue li[data-hand="2"][data-state="waiting"]', timeout=TIMEOUT)
+    appear(page, '#queue li[data-hand="2"][data-state="waiting"]', timeout=TIMEOUT)
     assert "Round 3" in page.inner_text("#entry-hand")  # LuT: a round, as its rules say
     round_([{"G": 8}, {"R": 4, "B": 2}, {"Y": 6}, {"B": 4, "R": 2, "Y": 2}])
     finger.tap("#enter-hand")
-    page.wait_for_selector('#queue li[data-hand="3"][data-state="waiting"]', timeout=TIMEOUT)
+    appear(page, '#queue li[data-hand="3"][data-state="waiting"]', timeout=TIMEOUT)
     shoot(page, "sheet-offline-waiting")
     assert Hand.objects.filter(session__table=table).count() == 1
 
     page.reload()  # still offline: the service worker serves the sheet, localStorage the hands
-    page.wait_for_selector("html[data-ready]", timeout=TIMEOUT)
+    appear(page, "html[data-ready]", timeout=TIMEOUT)
     assert page.locator('#queue li[data-state="waiting"]').count() == 2
     assert Hand.objects.filter(session__table=table).count() == 1
     # The heading and the running sheet's "Next" line agree on the round and its dealer: the 4th,
@@ -334,8 +335,8 @@ def test_offline_hands_arrive_once_in_order(live, browser):
     assert page.inner_text("#next-dealer") == "Next: round 4, dealt by Dagmar Muster."
 
     context.set_offline(False)
-    page.wait_for_selector('#queue li[data-hand="3"][data-state="sent"]', timeout=15_000)
-    page.wait_for_selector('#running tr[data-hand="3"]', timeout=TIMEOUT)
+    appear(page, '#queue li[data-hand="3"][data-state="sent"]', timeout=15_000)
+    appear(page, '#running tr[data-hand="3"]', timeout=TIMEOUT)
     hands = list(Hand.objects.filter(session__table=table).order_by("number"))
     assert [hand.number for hand in hands] == [1, 2, 3]
     assert [hand.record["summary"]["stacks"][0] for hand in hands] == [
@@ -343,7 +344,7 @@ def test_offline_hands_arrive_once_in_order(live, browser):
     assert IdempotentSubmission.objects.filter(table=table).count() == 3
     # Sending again (another reload) stores nothing twice.
     page.reload()
-    page.wait_for_selector("html[data-ready]")
+    appear(page, "html[data-ready]")
     time.sleep(0.5)
     assert Hand.objects.filter(session__table=table).count() == 3
     shoot(page, "sheet-offline-arrived")
@@ -379,7 +380,7 @@ def test_second_player_confirmation_on_a_shared_phone(live_server, transactional
     finger.tap('#running button[data-action="confirm"]')
     assert page.locator('#confirm-picks button[data-seat="1"]').is_hidden()
     finger.tap('#confirm-picks button[data-seat="2"]')
-    page.wait_for_selector('#running tr[data-hand="1"]:not(.not-counted)', timeout=TIMEOUT)
+    appear(page, '#running tr[data-hand="1"]:not(.not-counted)', timeout=TIMEOUT)
     assert sheet_totals(page) == standings_totals(page, base, event, table) == [8, 24, 4, 4]
     assert AuditEntry.objects.filter(action="hand_confirmed", object_id=hand.pk, via="scorer").count() == 1
     shoot(page, "sheet-confirmed")
@@ -446,7 +447,7 @@ def test_figures_transfer_size_and_load_time_on_fast_3g(live, browser):
     })
     started = time.monotonic()
     page.goto(f"{base}/t/{table.scorer_token}/", wait_until="load")
-    page.wait_for_selector("html[data-ready]", timeout=30_000)
+    appear(page, "html[data-ready]", timeout=30_000)
     ready = time.monotonic() - started
     timing = page.evaluate("""() => {
         const nav = performance.getEntriesByType('navigation')[0];
