@@ -345,6 +345,10 @@ CHANNEL_LAYERS = {
     }} if REDIS_URL else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 }
 
+# Planning every round of a fixed roster at once (the console's plan of an event) searches
+# for at most this many seconds, unless it reaches the lower bound of repeats first.
+SEATING_PLAN_SECONDS = env.float("SEATING_PLAN_SECONDS", default=5.0)
+
 # Ratings: sigma grows with the days between a player's sessions (ratings/model.py); 0 turns the
 # decay off, and then the numbers equal openskill's PlackettLuce.
 RATINGS_DECAY_PER_DAY = env.float("RATINGS_DECAY_PER_DAY", default=0.0)

@@ -37,3 +37,8 @@ STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.s
 # Fast hashing (tests/conftest.py uses it too), here so that a server the tests start in a second
 # process (tests/console/conftest.py) checks the passwords the tests set.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# The plan of a fixed roster searches one second, not five: the tests' rosters are small (12 players
+# over 3 rounds reach what they assert within a second), and the planner's quality has its own
+# tests and benchmark (tests/seating, python -m bench.seating) with their own limits.
+SEATING_PLAN_SECONDS = 1.0

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -187,14 +188,12 @@ def draw_publish(round_: Round, *, by_user, via: str = "api") -> list[Table]:
         return tables
 
 
-# Planning every round of a fixed roster at once takes a few seconds at most on a club's laptop.
-PLAN_TIME_LIMIT = 5.0
-
-
 def plan_schedule(players: list[int], sizes: list[int], rounds: int, rng: random.Random,
                   history: seating.MeetingHistory) -> list[seating.Draw]:
-    """The seating module's whole-schedule planner: the one place that calls it."""
-    return seating.plan_schedule(players, sizes, rounds, rng=rng, history=history, time_limit=PLAN_TIME_LIMIT)
+    """The seating module's whole-schedule planner: the one place that calls it. It searches for
+    at most ``SEATING_PLAN_SECONDS`` (a few seconds on a club's laptop)."""
+    return seating.plan_schedule(players, sizes, rounds, rng=rng, history=history,
+                                 time_limit=settings.SEATING_PLAN_SECONDS)
 
 
 def draw_plan(event, *, by_user, players: list, rounds: int, seed: int | None = None, via: str = "api") -> list[Round]:

@@ -127,7 +127,7 @@ def photograph(new_page):
             if login:
                 log_in(page, url.split("/console")[0], *login)
             page.goto(url)
-            page.screenshot(path=str(SCREENSHOTS / f"{name}-{kind}.png"), full_page=True)
+            page.screenshot(path=str(SCREENSHOTS / f"{name}-{kind}.png"), full_page=True, scale="css")
             if phone:
                 width = page.evaluate("document.documentElement.scrollWidth")
                 assert width <= 375, f"{name}: the page is {width} px wide on a 375 px phone"

@@ -114,7 +114,7 @@ class Visits:
         for width, height in ((375, 812), (1280, 900)):
             if page.viewport_size["width"] != width:
                 page.set_viewport_size({"width": width, "height": height})
-            page.screenshot(path=str(SCREENSHOTS / f"evening-{self.language}-{name}-{width}.png"), full_page=True)
+            page.screenshot(path=str(SCREENSHOTS / f"evening-{self.language}-{name}-{width}.png"), full_page=True, scale="css")
             if width == 375:
                 wide = page.evaluate("document.documentElement.scrollWidth")
                 assert wide <= 375, f"{name} is {wide} px wide on a 375 px phone"

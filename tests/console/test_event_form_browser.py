@@ -32,7 +32,7 @@ def test_the_event_form_follows_the_game_in_finnish(asgi_server, new_page):
     assert not page.is_visible("#id_maumau_stake_cents") and not page.is_visible("#id_mu_target_score")
     page.select_option("#id_game", "maumau")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "console-event-form-fi-phone.png"), full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / "console-event-form-fi-phone.png"), full_page=True, scale="css")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     select = page.locator("#language").bounding_box()
     assert select["width"] < 300, select  # not the page's width

@@ -64,7 +64,7 @@ def test_standings_follow_an_accepted_hand_without_reloading(asgi_server, new_pa
     assert max(delays) < 2.0, delays
     if where == "screen":
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / "screen-desktop.png"), full_page=True)
+        page.screenshot(path=str(SCREENSHOTS / "screen-desktop.png"), full_page=True, scale="css")
 
 
 @pytest.mark.browser

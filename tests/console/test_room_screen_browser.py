@@ -83,13 +83,13 @@ def test_the_room_screen_follows_a_table_and_fits_a_projector(asgi_server, brows
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for width, height in ((1280, 720), (1920, 1080)):
         page.set_viewport_size({"width": width, "height": height})
-        page.screenshot(path=str(SCREENSHOTS / f"room-screen-{width}.png"), full_page=True)
+        page.screenshot(path=str(SCREENSHOTS / f"room-screen-{width}.png"), full_page=True, scale="css")
         size = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
         assert size[0] <= width and size[1] <= height, f"the screen scrolls at {width}×{height}: {size}"
     # A phone: the parts stack, nothing runs off sideways.
     phone = browser.new_context(locale="en-GB", **PHONE).new_page()
     phone.goto(url)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 375
-    phone.screenshot(path=str(SCREENSHOTS / "room-screen-375.png"), full_page=True)
+    phone.screenshot(path=str(SCREENSHOTS / "room-screen-375.png"), full_page=True, scale="css")
     phone.context.close()
     context.close()

@@ -197,7 +197,7 @@ def build_world() -> World:
 
 def _shoot(page, label: str, width: int) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{label}-{width}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"{label}-{width}.png"), full_page=True, scale="css")
 
 
 @pytest.mark.browser

@@ -117,7 +117,7 @@ def screenshots(open_page, url: str, name: str, *, locale: str = "en-GB") -> Non
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for kind, phone in (("phone", True), ("desktop", False)):
         page = open_page(url, phone=phone, locale=locale)
-        page.screenshot(path=str(SCREENSHOTS / f"{name}-{kind}.png"), full_page=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-{kind}.png"), full_page=True, scale="css")
         if phone:
             # Wide tables scroll inside their own box; the page itself fits the phone.
             width = page.evaluate("document.documentElement.scrollWidth")

@@ -30,7 +30,7 @@ def new_round(event):
 
 def shoot(page, name: str, phone: bool) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"chances-{name}-{'375' if phone else '1280'}.png"), full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / f"chances-{name}-{'375' if phone else '1280'}.png"), full_page=True, scale="css")
     if phone:
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 375, f"{name}: the page is {width} px wide on a 375 px phone"

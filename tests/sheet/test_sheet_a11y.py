@@ -162,7 +162,7 @@ def test_every_tap_target_of_the_sheet_is_at_least_44_px_on_a_phone(live, browse
             count += measure(page, "maumau cards")
         page.locator("#upload summary").click()
         count += measure(page, f"{game} upload")
-        page.screenshot(path=str(SCREENSHOTS / f"sheet-targets-{game}-375.png"), full_page=True)
+        page.screenshot(path=str(SCREENSHOTS / f"sheet-targets-{game}-375.png"), full_page=True, scale="css")
         assert count >= 20, game
         assert not errors
         context.close()
@@ -215,6 +215,6 @@ def test_lut_names_and_legends_fit_a_phone(live_server, transactional_db, browse
         assert found["legends"] and all(legend["inside"] for legend in found["legends"]), (locale, found["legends"])
         assert any(legend["lines"] >= 2 for legend in found["legends"]) or locale == "en-GB"
         assert page.evaluate("document.documentElement.scrollWidth") <= 375
-        page.screenshot(path=str(SCREENSHOTS / f"sheet-lut-{locale[:2]}-375.png"), full_page=True)
+        page.screenshot(path=str(SCREENSHOTS / f"sheet-lut-{locale[:2]}-375.png"), full_page=True, scale="css")
         assert not errors
         context.close()

@@ -110,7 +110,7 @@ def standings_totals(page, base: str, event, table) -> list[int]:
 
 def shoot(page, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True, scale="css")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375, f"{name} scrolls sideways"
 
 
