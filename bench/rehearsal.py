@@ -576,7 +576,7 @@ http {{
         from ratings.models import Rating
         from ratings.services import pool_sync
         from tournaments.models import Hand, Session
-        from tournaments.results import session_rules, session_totals
+        from tournaments.results.services import session_rules, session_totals
 
         lost = duplicated = gaps = 0
         stored_total = 0
@@ -601,10 +601,11 @@ http {{
 
         from django.contrib.auth.models import AnonymousUser
 
-        from tournaments import aggregates, policy
+        from tournaments import policy
         from tournaments.models import Session
-        from tournaments.selectors import event_standings, session_results
-        from tournaments.standings import SessionLine, standings
+        from tournaments.standings import sums as aggregates
+        from tournaments.standings.metrics import SessionLine, standings
+        from tournaments.standings.selectors import event_standings, session_results
 
         visibility = policy.Visibility(AnonymousUser())
         results = session_results(self.event, visibility=visibility)

@@ -26,8 +26,14 @@ import random
 import time
 from collections.abc import Callable
 
-import tournaments.seating as seating
-from tournaments.seating import MeetingHistory, draw_round, plan_schedule, quality, table_sizes
+import tournaments.draws.seating as seating
+from tournaments.draws.seating import (
+    MeetingHistory,
+    draw_round,
+    plan_schedule,
+    quality,
+    table_sizes,
+)
 
 FIELDS = (
     "repeated_pairs",

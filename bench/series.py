@@ -43,7 +43,17 @@ class _Rollback(Exception):
 
 
 def _season(events: int, players: int, rng: random.Random):
-    from tournaments.models import Club, Event, Membership, Player, Round, Seat, Series, Session, Table
+    from tournaments.models import (
+        Club,
+        Event,
+        Membership,
+        Player,
+        Round,
+        Seat,
+        Series,
+        Session,
+        Table,
+    )
 
     club = Club.objects.create(name=f"Series bench {rng.randrange(10**9)}")
     roster = Player.objects.bulk_create(Player(name=f"Bench player {i}", shown_name=f"Bench player {i}")
@@ -66,7 +76,7 @@ def _season(events: int, players: int, rng: random.Random):
                                      for t, group in zip(tables, groups) for k, p in enumerate(group))
             Session.objects.bulk_create(Session(table=t, status="finished", hand_count=12,
                                                 totals=[rng.randrange(0, 300, 5) for _ in range(4)]) for t in tables)
-    from tournaments.aggregates import rebuild
+    from tournaments.standings.sums import rebuild
 
     rebuild([event.pk for event in evenings])  # sessions written around the services: their sums
     return series, evenings
@@ -76,9 +86,9 @@ def _scan_series_results(series, *, visibility):
     """The series' event results as they were read before the round sums were kept: every
     session and seat of its events (the reference of "before")."""
     from tournaments.models import Seat, Session
-    from tournaments.selectors import series_events
-    from tournaments.series import EventResult
-    from tournaments.standings import SessionLine, standings
+    from tournaments.standings.metrics import SessionLine, standings
+    from tournaments.standings.selectors import series_events
+    from tournaments.standings.series import EventResult
 
     events = series_events(series, visibility=visibility)
     ids = [event.pk for event in events]
@@ -106,7 +116,7 @@ def _scan_series_results(series, *, visibility):
 
 
 def _scan_series_document(series, *, visibility) -> dict:
-    from tournaments.selectors import series_rows
+    from tournaments.standings.selectors import series_rows
 
     events, results = _scan_series_results(series, visibility=visibility)
     rows = series_rows(series, results)
@@ -123,7 +133,7 @@ def _measure(pair, repeats: int, read=None) -> list[tuple[float, int]]:
     from django.test.utils import CaptureQueriesContext
 
     from tournaments import policy
-    from tournaments.selectors import series_document
+    from tournaments.standings.selectors import series_document
 
     read = read or series_document
     visibility = policy.public()
@@ -148,8 +158,17 @@ def _big_event(sessions: int, players: int, rng: random.Random):
     sessions in all (committed; ``_delete`` removes them)."""
     from django.db import transaction
 
-    from tournaments.aggregates import rebuild
-    from tournaments.models import Club, Event, Membership, Player, Round, Seat, Session, Table
+    from tournaments.models import (
+        Club,
+        Event,
+        Membership,
+        Player,
+        Round,
+        Seat,
+        Session,
+        Table,
+    )
+    from tournaments.standings.sums import rebuild
 
     players -= players % 4
     with transaction.atomic():
@@ -192,8 +211,8 @@ def _scan_standings(event, *, visibility) -> dict:
     """The event's standings as they were read before the round sums were kept: every session
     with its seats, all rows and names at once (the reference of "before")."""
     from tournaments.models import Player
-    from tournaments.selectors import session_results
-    from tournaments.standings import SessionLine, standings
+    from tournaments.standings.metrics import SessionLine, standings
+    from tournaments.standings.selectors import session_results
 
     results = session_results(event, visibility=visibility)
     lines = [SessionLine(result.players, result.totals) for result in results if result.hands]
@@ -291,7 +310,7 @@ def main(argv=None) -> dict:
     from django.db import connection, transaction
 
     from tournaments.models import Event, Series
-    from tournaments.series_sums import refresh
+    from tournaments.standings.series_sums import refresh
 
     call_command("migrate", verbosity=0)
     call_command("createcachetable")  # the pages' cache when no REDIS_URL is set

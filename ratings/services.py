@@ -5,7 +5,7 @@ not abandoned, of released rounds of published events, in the order they finishe
 each applied on a fingerprint of its result. A sync finds what changed since the last one without
 reading the pool:
 
-- the sessions marked by ``tournaments.results`` (``Session.rating_dirty_at``: finished, reopened,
+- the sessions marked by ``tournaments.results.services`` (``Session.rating_dirty_at``: finished, reopened,
   corrected or voided after finishing, abandoned);
 - the sessions of rounds whose visibility changed: the pool keeps the rounds of its game that the
   public does not see (``Pool.hidden``, from ``tournaments.policy``); a released round brings its

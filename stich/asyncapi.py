@@ -1,4 +1,4 @@
-"""The live sockets described for integrators: the AsyncAPI document ``tournaments/asyncapi.yaml``
+"""The live sockets described for integrators: the AsyncAPI document ``tournaments/api/asyncapi.yaml``
 (the message shapes of ``/ws/events/{id}/`` and ``/ws/series/{id}/``, ``tournaments/live.py``),
 served as written at ``/api/asyncapi.yaml`` and as JSON at ``/api/asyncapi.json``."""
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.views.decorators.http import require_safe
 
 @lru_cache(maxsize=1)
 def document_text() -> str:
-    return (files("tournaments") / "asyncapi.yaml").read_text(encoding="utf-8")
+    return (files("tournaments.api") / "asyncapi.yaml").read_text(encoding="utf-8")
 
 
 @lru_cache(maxsize=1)

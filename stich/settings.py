@@ -153,7 +153,7 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # (stich/db/postgresql/base.py).
     DATABASES["default"]["ENGINE"] = "stich.db.postgresql"
     # Prepared statements only where asked for: hand submission's constant statements
-    # (tournaments/sql.py), planned once per connection. Django's other queries bind on the
+    # (tournaments/results/sql.py), planned once per connection. Django's other queries bind on the
     # client and are never prepared. (A pooler in transaction mode would need this off: 0 = None.)
     threshold = env.int("DB_PREPARE_THRESHOLD", default=2**31 - 1)
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", threshold or None)
@@ -227,21 +227,21 @@ STORAGES = {
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "tournaments.authentication.TokenAuthentication",  # a malformed Authorization header is 401
+        "tournaments.api.authentication.TokenAuthentication",  # a malformed Authorization header is 401
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["tournaments.permissions.PolicyPermission"],
+    "DEFAULT_PERMISSION_CLASSES": ["tournaments.api.permissions.PolicyPermission"],
     # JSON only, with size and depth limits (games/parsers.py): hostile bodies get 413/400 JSON, a
     # form or multipart body 415. The schema documents JSON bodies only (the browsable API's raw
     # form sends JSON too).
     "DEFAULT_PARSER_CLASSES": ["games.parsers.JSONParser"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer", "tournaments.renderers.BrowsableAPIRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer", "tournaments.api.renderers.BrowsableAPIRenderer"],
     "DEFAULT_FILTER_BACKENDS": [
-        "tournaments.filtering.FilterBackend",  # an id that matches nothing: an empty list
+        "tournaments.api.filtering.FilterBackend",  # an id that matches nothing: an empty list
         "rest_framework.filters.OrderingFilter",
     ],
-    # ``?page=N&page_size=M``: 50 a page unless asked, at most 200 (tournaments/pagination.py).
-    "DEFAULT_PAGINATION_CLASS": "tournaments.pagination.PageNumberPagination",
+    # ``?page=N&page_size=M``: 50 a page unless asked, at most 200 (tournaments/api/pagination.py).
+    "DEFAULT_PAGINATION_CLASS": "tournaments.api.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "stich.errors.json_exception_handler",
@@ -362,7 +362,7 @@ CELERY_BEAT_SCHEDULE["ratings-catch-up"] = {
     "options": {"expires": RATINGS_CATCH_UP_SECONDS},
 }
 
-# Backups (tournaments/backups.py, README.md, Backups): with BACKUP_DIR set, Celery beat has a
+# Backups (tournaments/management/backups.py, README.md, Backups): with BACKUP_DIR set, Celery beat has a
 # worker write one archive there on BACKUP_SCHEDULE (crontab's five fields, in UTC), keeping
 # the newest BACKUP_KEEP (0: all). The directory must be on the workers' file system.
 BACKUP_DIR = env.str("BACKUP_DIR", default="")

@@ -1,6 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerView,
+)
 
 from .asyncapi import asyncapi_json, asyncapi_yaml
 from .health import healthz
@@ -10,7 +14,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("ratings.urls")),
-    path("api/v1/", include("tournaments.urls")),
+    path("api/v1/", include("tournaments.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/asyncapi.yaml", asyncapi_yaml, name="asyncapi-yaml"),
     path("api/asyncapi.json", asyncapi_json, name="asyncapi-json"),

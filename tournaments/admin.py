@@ -6,9 +6,23 @@ from __future__ import annotations
 
 from django.contrib import admin, messages
 
-from . import draws, services
+from . import services
+from .draws import services as draws
 from .errors import DomainError
-from .models import AuditEntry, Club, Event, Hand, HandVersion, Membership, Player, Round, Seat, Session, Table, Transfer
+from .models import (
+    AuditEntry,
+    Club,
+    Event,
+    Hand,
+    HandVersion,
+    Membership,
+    Player,
+    Round,
+    Seat,
+    Session,
+    Table,
+    Transfer,
+)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

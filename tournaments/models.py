@@ -103,7 +103,7 @@ class Membership(models.Model):
 
 class Series(models.Model):
     """A club's season over its events of one game: a "Jahreswertung" ranking players by series
-    points per event (``tournaments/series.py``). An event belongs to at most one series."""
+    points per event (``tournaments/standings/series.py``). An event belongs to at most one series."""
 
     class Scoring(models.TextChoices):
         PLACEMENT = "placement", _("placement (n − rank + 1)")
@@ -160,10 +160,10 @@ class Event(models.Model):
     maumau_games_per_series = models.PositiveSmallIntegerField(default=8,
                                                                validators=_bounded("maumau_games_per_series"))
     maumau_stake_cents = models.PositiveIntegerField(default=10, validators=_bounded("maumau_stake_cents"))
-    # Standings: metric names in priority order (tournaments/standings.py).
+    # Standings: metric names in priority order (tournaments/standings/metrics.py).
     standings_metrics = models.CharField(max_length=200, default="placement,total,wins")
     # A hand entered at a table counts only once another seat of that table (or an organiser)
-    # confirms it, as a Bridgemate's second player does (tournaments/results.py, ``counts``).
+    # confirms it, as a Bridgemate's second player does (tournaments/results/services.py, ``counts``).
     confirm_hands = models.BooleanField(_("hands need a second player's confirmation"), default=False)
     # The club's series this event counts for (same club and game; services.event_update checks).
     series = models.ForeignKey(Series, null=True, blank=True, on_delete=models.PROTECT, related_name="events",
@@ -220,7 +220,7 @@ class Round(models.Model):
     # An organiser may hold back a round's results until he releases them (public pages, API).
     results_held = models.BooleanField(_("results held back"), default=False)
     # The seating draw an organiser previews (and adjusts) before publishing it as tables; the
-    # players who sat out (byes) stay on the round once published. See tournaments/draws.py.
+    # players who sat out (byes) stay on the round once published. See tournaments/draws/services.py.
     draft = models.JSONField(_("draw preview"), null=True, blank=True, editable=False)
     byes = models.JSONField(_("byes"), default=list, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -297,7 +297,7 @@ class Session(models.Model):
     first_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    # Kept by ``tournaments.results`` in the transaction that stores, corrects or voids a hand, so
+    # Kept by ``tournaments.results.services`` in the transaction that stores, corrects or voids a hand, so
     # that standings, money, player pages and ratings read a session's result without its hands:
     # the totals per seat over the hands that count (``results.counts``) and the hands stored.
     totals = models.JSONField(default=list, blank=True, editable=False)
@@ -340,9 +340,9 @@ class PlayerSums(models.Model):
 
 class RoundStanding(PlayerSums):
     """A player's sums over one round's counted sessions: what an event's and a series' standings
-    add up instead of reading every session (``tournaments/aggregates.py``).
+    add up instead of reading every session (``tournaments/standings/sums.py``).
 
-    Kept by ``tournaments.results`` in the transaction that stores, corrects, voids, confirms a
+    Kept by ``tournaments.results.services`` in the transaction that stores, corrects, voids, confirms a
     hand or abandons a session, as the session's totals are. Per round, not per event, so that a
     reader's visibility applies to them as to sessions (``Visibility.rounds``: rounds held back and
     unpublished events count for their organisers only) and holding or releasing a round changes
@@ -373,7 +373,7 @@ class EventStanding(PlayerSums):
 
 
 class SeriesStanding(models.Model):
-    """One row of a series' standings as the public reads them (``tournaments/series.py`` over
+    """One row of a series' standings as the public reads them (``tournaments/standings/series.py`` over
     the events' public results), in ranking order (``position``): kept by ``series_sums.refresh``
     in the transaction of every change that can move them (a hand of one of its published events,
     holding a round, publishing, attaching or moving an event, the series' scoring). Readers who
@@ -482,7 +482,7 @@ class Hand(models.Model):
         ordering = ["session", "number"]
         constraints = [models.UniqueConstraint(fields=["session", "number"], name="hand_number_unique")]
         indexes = [
-            # A submission counts the hands that wait for a confirmation (tournaments/sql.py).
+            # A submission counts the hands that wait for a confirmation (tournaments/results/sql.py).
             models.Index(fields=["session"], name="hand_unconfirmed", condition=models.Q(unconfirmed=True)),
         ]
 

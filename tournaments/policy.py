@@ -57,9 +57,19 @@ from typing import Mapping
 import rules
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from .errors import Error, NotAllowed, NotAuthenticated, Invalid
-from .models import Club, Event, Hand, Membership, Player, Round, Series, Session, Table, Transfer
-
+from .errors import Error, Invalid, NotAllowed, NotAuthenticated
+from .models import (
+    Club,
+    Event,
+    Hand,
+    Membership,
+    Player,
+    Round,
+    Series,
+    Session,
+    Table,
+    Transfer,
+)
 
 # --- predicates -------------------------------------------------------------------------------
 
@@ -456,7 +466,7 @@ class Visibility:
     def sees_as_public(self, events) -> bool:
         """Whether of ``events`` (this user's, from ``events()``) he sees exactly what the public
         sees: all of them published and none of their held rounds shown to him. The public's
-        series standings are kept (``tournaments/series_sums.py``); he may read those."""
+        series standings are kept (``tournaments/standings/series_sums.py``); he may read those."""
         if not self.authenticated:
             return True
         if any(not event.published for event in events):

@@ -23,10 +23,23 @@ from django.utils import timezone
 
 from games.catalog import GAMES
 
-from . import audit, series_sums
+from . import audit
 from .errors import Conflict, Error, Invalid
-from .models import EVENT_OPTION_BOUNDS, Attendance, Club, Event, Hand, Membership, Player, Round, Seat, Series, Table
+from .models import (
+    EVENT_OPTION_BOUNDS,
+    Attendance,
+    Club,
+    Event,
+    Hand,
+    Membership,
+    Player,
+    Round,
+    Seat,
+    Series,
+    Table,
+)
 from .signals import announce_results_visibility_changed
+from .standings import series_sums
 
 EVENT_FIELDS = (
     "name", "game", "starts_on", "published", "mu_target_score", "mu_fixed_deals",
@@ -263,7 +276,7 @@ def _check_event(event: Event) -> None:
             Event._meta.get_field(name).run_validators(value)
         except ValidationError as error:
             raise Invalid(" ".join(error.messages), field=name) from None
-    from .standings import METRICS
+    from .standings.metrics import METRICS
 
     names = [name for name in event.standings_metrics.split(",") if name]
     if not names or any(name not in METRICS for name in names):
@@ -284,7 +297,7 @@ def event_update(
     """Change an event. ``series``: attach it to a series of its club and game, or detach it (None)."""
     if series is not _UNCHANGED:
         # Hands being written finish first, and new ones wait: each then finds its event's series
-        # as it is after this change (tournaments/series_sums.py). Before the event's row lock: a
+        # as it is after this change (tournaments/standings/series_sums.py). Before the event's row lock: a
         # hand's write may need that row (its new sums rows refer to the event).
         series_sums.lock_tables([event.pk])
     # FOR NO KEY UPDATE: the rows that a hand's write adds refer to the event (their keys are

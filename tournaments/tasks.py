@@ -14,6 +14,6 @@ def backup_database() -> str:
     """Beat's scheduled backup (``BACKUP_DIR``, ``BACKUP_SCHEDULE``) into the worker's BACKUP_DIR."""
     from django.conf import settings
 
-    from tournaments.backups import backup
+    from tournaments.management.backups import backup
 
     return str(backup(settings.BACKUP_DIR))

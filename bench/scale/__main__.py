@@ -130,7 +130,7 @@ class Bench:
         """Three rounds of eight tables, every hand through ``results.hand_submit``."""
         from ratings.management.commands.load_league import create_players
         from tournaments.models import Round
-        from tournaments.results import Entry, hand_submit
+        from tournaments.results.services import Entry, hand_submit
         from tournaments.services import table_create
 
         # Players of this evening only: the player page read shows the same at both scales.

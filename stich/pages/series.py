@@ -8,11 +8,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.catalog import GAMES
-
 from tournaments import policy
 from tournaments.models import Player, Series
-from tournaments.selectors import series_results, series_rows
-from tournaments.series import trend
+from tournaments.standings.selectors import series_results, series_rows
+from tournaments.standings.series import trend
 
 SCORING_HELP = {
     "placement": _("Series points per event: the number of ranked players minus the rank plus one "

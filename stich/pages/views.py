@@ -21,19 +21,35 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games.catalog import GAMES
 from ratings.models import Rating
-from ratings.outlook import PAGE_SESSIONS, event_upset, recent_calibration, tables_outlook
+from ratings.outlook import (
+    PAGE_SESSIONS,
+    event_upset,
+    recent_calibration,
+    tables_outlook,
+)
 from ratings.selectors import displayed, leaderboard, player_history
 from ratings.templatetags.chances import outlook_view, percent
-
-from tournaments import policy, room
+from tournaments import policy
 from tournaments.models import Club, Event, Player, Seat, Session, Table
-from tournaments.display import (
-    METRIC_HELP, METRIC_LABELS, METRIC_SHORT, hands_text, money, number,
+from tournaments.standings import room
+from tournaments.standings.display import (
+    METRIC_HELP,
+    METRIC_LABELS,
+    METRIC_SHORT,
+    hands_text,
+    money,
+    number,
 )
-from tournaments.selectors import event_money, player_session_results, session_results, standings_document
-from tournaments.standings import METRICS
+from tournaments.standings.metrics import METRICS
+from tournaments.standings.selectors import (
+    event_money,
+    player_session_results,
+    session_results,
+    standings_document,
+)
 
 from .charts import ChartPoint, ReliabilityPoint, rating_chart, reliability_chart
+
 
 def session_word(game: str) -> str:
     # rules/maumau.md plays series of games; Mü and Mit List und Tücke play single games.

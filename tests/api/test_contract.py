@@ -22,7 +22,7 @@ def test_a_malformed_authorization_header_is_401_not_an_anonymous_read(world, he
 
 
 def test_page_size_is_honoured_up_to_its_maximum_and_kept_in_the_links(world, monkeypatch):
-    from tournaments.pagination import PageNumberPagination
+    from tournaments.api.pagination import PageNumberPagination
 
     page = client_for().get("/api/v1/players/?page_size=5").json()
     assert page["count"] == 12 and len(page["results"]) == 5
@@ -35,7 +35,7 @@ def test_page_size_is_honoured_up_to_its_maximum_and_kept_in_the_links(world, mo
 
 
 def test_the_description_states_page_size_its_default_and_maximum(db):
-    from tournaments.pagination import MAX_PAGE_SIZE
+    from tournaments.api.pagination import MAX_PAGE_SIZE
 
     parameters = openapi_check.served_schema()["paths"]["/api/v1/players/"]["get"]["parameters"]
     page_size = next(parameter for parameter in parameters if parameter["name"] == "page_size")

@@ -72,7 +72,8 @@ class Stage:
 
 
 def _maumau_hand(w, *, scorer: bool = False):
-    from tournaments import policy, results
+    from tournaments import policy
+    from tournaments.results import services as results
 
     table = w.events["maumau"].rounds.get().tables.order_by("number").first()
     record = next_record("maumau", random.Random(3), 4, None, table.first_dealer)
@@ -85,8 +86,10 @@ def _maumau_hand(w, *, scorer: bool = False):
 
 
 def _stage(w, operation_id: str, body: dict) -> Stage:  # noqa: C901 - one branch per operation
-    from tournaments import draws, results, services
+    from tournaments import services
+    from tournaments.draws import services as draws
     from tournaments.models import Attendance, Event, Round, Series, Table, Transfer
+    from tournaments.results import services as results
 
     stage = Stage(w)
     maumau = w.events["maumau"]

@@ -22,7 +22,7 @@ def checkins_url(event) -> str:
 
 def play(table, hands: int | None = None, seed: int = 1):
     """Store generated legal hands at ``table`` through the service (the whole session by default)."""
-    from tournaments import results
+    from tournaments.results import services as results
 
     rng = random.Random(seed)
     summary, count = None, 0
@@ -308,7 +308,7 @@ def test_the_tables_state_of_the_current_round(world, secret):
 
 
 def test_finished_and_abandoned_sessions(world):
-    from tournaments import results
+    from tournaments.results import services as results
 
     event = world.events["maumau"]
     tables = list(event.rounds.get().tables.order_by("number"))
@@ -364,7 +364,8 @@ def test_a_round_that_does_not_exist_is_404_and_no_round_yet_is_empty(world):
 
 
 def test_an_open_club_night_shows_every_table_of_the_evening(world):
-    from tournaments import open_nights, services
+    from tournaments import services
+    from tournaments.draws import open_nights
 
     night = services.event_create(by_user=world.club_organiser, club=world.club, name="Clubabend", game="lut",
                                   format="open", published=True)

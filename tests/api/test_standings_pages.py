@@ -19,8 +19,8 @@ pytestmark = pytest.mark.django_db
 def _sessions(event, tables, totals):
     """Finished sessions written around the services (``totals`` per table), then the event's
     sums rebuilt, as an import does."""
-    from tournaments.aggregates import rebuild
     from tournaments.models import Session
+    from tournaments.standings.sums import rebuild
 
     Session.objects.bulk_create(Session(table=table, status="finished", totals=list(totals), hand_count=4)
                                 for table in tables)
@@ -61,7 +61,7 @@ def test_bad_pages_are_refused_as_json(tied):
 
 
 def test_long_standings_come_in_pages_and_the_csv_streams_every_row(tied, monkeypatch):
-    from tournaments import selectors
+    from tournaments.standings import selectors
 
     monkeypatch.setattr(selectors, "STANDINGS_PAGE_SIZE", 5)
     client = client_for()
@@ -80,7 +80,7 @@ def test_the_event_page_shows_standings_and_tables_a_page_at_a_time(tied, monkey
     from django.test import Client
 
     from stich.pages import views
-    from tournaments import selectors
+    from tournaments.standings import selectors
 
     monkeypatch.setattr(selectors, "STANDINGS_PAGE_SIZE", 5)
     monkeypatch.setattr(views, "TABLES_PAGE", 2)

@@ -1,4 +1,4 @@
-"""The live sockets as the AsyncAPI document (tournaments/asyncapi.yaml) describes them: real
+"""The live sockets as the AsyncAPI document (tournaments/api/asyncapi.yaml) describes them: real
 WebSockets to the ASGI server (gunicorn's uvicorn worker, as deployed) hear an accepted hand and an
 unpublished event, and every message and close code they receive is one the document declares."""
 from __future__ import annotations
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def load_document() -> dict:
-    return yaml.safe_load((ROOT / "tournaments" / "asyncapi.yaml").read_text(encoding="utf-8"))
+    return yaml.safe_load((ROOT / "tournaments" / "api" / "asyncapi.yaml").read_text(encoding="utf-8"))
 
 
 def deref(document: dict, node):

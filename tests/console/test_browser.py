@@ -78,7 +78,7 @@ def shown_standings(page, where: str = "") -> list[tuple]:
 def expected_standings(event) -> list[tuple]:
     """The event's standings as the service computes them for the public, from the database."""
     from tournaments import policy
-    from tournaments.selectors import standings_document
+    from tournaments.standings.selectors import standings_document
 
     document = standings_document(event, visibility=policy.public())
     return [(row["player"], row["rank"], *[round(row[name], 2) for name in document["metrics"]])

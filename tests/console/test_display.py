@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from django.utils import translation
 
-from tournaments.display import hands_text, number
+from tournaments.standings.display import hands_text, number
 
 
 def test_numbers_have_at_most_two_decimals_in_the_readers_locale():

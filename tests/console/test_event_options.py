@@ -72,8 +72,8 @@ def test_the_chosen_games_options_are_still_required(world):
 
 
 def _settled_transfer(world):
-    from tournaments import results
     from tournaments.models import Transfer
+    from tournaments.results import services as results
 
     event = world.events["maumau"]
     event.maumau_games_per_series = 2
@@ -112,7 +112,7 @@ def test_a_payment_mark_is_undone_with_a_reason(world):
 
 
 def test_standings_have_csv_and_print_links_in_the_console_and_in_public(world):
-    from tournaments import results
+    from tournaments.results import services as results
 
     event = world.events["mu"]
     event.mu_fixed_deals = 1

@@ -16,7 +16,8 @@ from tests.api.play import next_record
 @pytest.mark.django_db(transaction=True)
 def test_receivers_tell_the_public_only_what_it_may_see(world, settings):
     """A hand of a held-back round reaches the organisers' board, not the public pages."""
-    from tournaments import live, results, services
+    from tournaments import live, services
+    from tournaments.results import services as results
 
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     layer = get_channel_layer()

@@ -69,8 +69,8 @@ def test_the_room_screen_follows_a_table_and_fits_a_projector(asgi_server, brows
     assert page.evaluate("window.__notReloaded") is True
     # The moves the screen shows are the server's, row by row (the API's ranks before and now).
     from tournaments import policy
-    from tournaments.room import standings_moves
-    from tournaments.selectors import session_results
+    from tournaments.standings.room import standings_moves
+    from tournaments.standings.selectors import session_results
 
     _, moves = standings_moves(event, session_results(event, visibility=policy.public()))
     shown = page.eval_on_selector_all("#standings tbody tr", """rows => rows.map(row => [

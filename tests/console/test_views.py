@@ -164,8 +164,8 @@ def test_the_draw_seats_the_present_players_and_reports_in_words(world):
 
 
 def test_the_board_shows_each_table_and_hands_are_corrected_and_voided(world):
-    from tournaments import results
     from tournaments.models import AuditEntry, Hand
+    from tournaments.results import services as results
 
     event = world.events["mu"]
     event.mu_fixed_deals = 4
@@ -218,8 +218,8 @@ def test_rounds_are_held_back_and_released(world):
 
 
 def test_maumau_payments_are_ticked_paid(world):
-    from tournaments import results
     from tournaments.models import Transfer
+    from tournaments.results import services as results
 
     event = world.events["maumau"]
     event.maumau_games_per_series = 2
@@ -271,8 +271,8 @@ def test_the_board_shows_a_table_waiting_for_confirmation(world):
     import random
 
     from tests.api.play import next_record
-    from tournaments import results
     from tournaments.console.views import board
+    from tournaments.results import services as results
 
     event = world.events["lut"]
     event.confirm_hands = True
@@ -295,8 +295,8 @@ def test_the_board_reads_the_same_number_of_queries_for_any_number_of_started_ta
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tournaments import results
     from tournaments.console.views import board
+    from tournaments.results import services as results
 
     round_ = world.events["mu"].rounds.get(number=1)
     tables = list(round_.tables.order_by("number"))

@@ -29,8 +29,16 @@ def fingerprint(*, catch_up: bool = False) -> dict:
     from ratings.models import RatingHistory
     from ratings.outbox import sync
     from ratings.services import pool_sync
-    from tournaments import policy, selectors
-    from tournaments.models import AuditEntry, Event, Hand, HandVersion, IdempotentSubmission, Session
+    from tournaments import policy
+    from tournaments.models import (
+        AuditEntry,
+        Event,
+        Hand,
+        HandVersion,
+        IdempotentSubmission,
+        Session,
+    )
+    from tournaments.standings import selectors
 
     if catch_up:
         for game in sorted(GAMES):

@@ -37,7 +37,7 @@ def restore(archive: Path, database: str) -> None:
     with psycopg.connect(URL, autocommit=True) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
         admin.execute(f'CREATE DATABASE "{database}"')
-    from tournaments.backups import libpq_environment
+    from tournaments.management.backups import libpq_environment
 
     env = {**os.environ, **libpq_environment({**connection.settings_dict, "NAME": database})}
     result = subprocess.run(["pg_restore", "--no-owner", "--exit-on-error", "--dbname", database, str(archive)],
@@ -121,7 +121,7 @@ def scorers(world, rounds: int) -> list[Play]:
 @pytest.mark.integration
 @pytest.mark.django_db(transaction=True)
 def test_restore_drill_during_play_and_after(world, tmp_path):
-    from tournaments.backups import backup
+    from tournaments.management.backups import backup
     from tournaments.models import Hand
 
     players = scorers(world, rounds=3)
@@ -183,7 +183,7 @@ def test_restore_drill_during_play_and_after(world, tmp_path):
 def test_a_sqlite_backup_is_a_consistent_copy(tmp_path, monkeypatch):
     """On SQLite the archive is a copy made by SQLite's online backup: it opens as a database
     with every row of the original."""
-    from tournaments import backups
+    from tournaments.management import backups
 
     source = tmp_path / "live.sqlite3"
     with sqlite3.connect(source) as db:

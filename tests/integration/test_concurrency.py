@@ -82,8 +82,9 @@ def test_a_submission_that_waited_for_the_lock_continues_the_hand_stored_meanwhi
     """A submission waiting for the table's lock reads the table's state after it has the lock:
     it sees the hand stored meanwhile, so it is stored as the hand after it (no 409, no stale
     slot, dealer or totals)."""
-    from tournaments import results, sql
     from tournaments.models import Session
+    from tournaments.results import services as results
+    from tournaments.results import sql
 
     table = world.events["mu"].rounds.get().tables.first()
     client = client_for(world.organiser)

@@ -20,7 +20,13 @@ from django.db import close_old_connections, connection
 from tests.api.play import next_record
 from tests.conftest import client_for, forget_dry_runs
 from tests.integration.conftest import ROOT, _worker_env
-from tests.integration.test_ratings_worker import assert_same, from_scratch, pool_in_step, ratings_of, wait_for
+from tests.integration.test_ratings_worker import (
+    assert_same,
+    from_scratch,
+    pool_in_step,
+    ratings_of,
+    wait_for,
+)
 
 on_postgresql = pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL (CI)")
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True), on_postgresql]
@@ -148,7 +154,7 @@ def terminate_backend() -> None:
 def connection_dropped(monkeypatch, point: str):
     """Drop the connection once, at ``point`` of the next submission: before its first query,
     after its writes but before the commit, or right after the commit (before the answer)."""
-    from tournaments import results
+    from tournaments.results import services as results
     from tournaments.signals import table_results_changed
 
     fired = []
@@ -168,7 +174,7 @@ def connection_dropped(monkeypatch, point: str):
         finally:
             table_results_changed.disconnect(receiver)
         return
-    from tournaments import sql
+    from tournaments.results import sql
 
     # Before the locked read of the table's state; after the hand's statement, before its receipt.
     module, name = {"before_writes": (sql, "table_state"), "before_commit": (results, "_summary")}[point]

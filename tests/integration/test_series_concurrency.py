@@ -1,6 +1,6 @@
 """The public's kept series standings stay right when hands are written while the event is
 attached and detached, published and unpublished and its round held and released at the same
-time (PostgreSQL: real row locks; tournaments/series_sums.py)."""
+time (PostgreSQL: real row locks; tournaments/standings/series_sums.py)."""
 from __future__ import annotations
 
 import random
@@ -24,7 +24,7 @@ TOGGLES = 6
 def test_hands_written_while_the_event_moves_in_and_out_of_its_series_are_kept(world):
     from tests.series.test_kept_series import _computed, _kept, _next
     from tournaments.models import Event, Round, Series, Table
-    from tournaments.results import Entry, hand_submit
+    from tournaments.results.services import Entry, hand_submit
     from tournaments.services import event_update, round_set_results_held, series_create
 
     organiser = world.club_organiser

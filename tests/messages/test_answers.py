@@ -50,8 +50,8 @@ def test_a_language_the_service_does_not_speak_keeps_the_english_sentence():
 
 def test_the_console_says_why_a_correction_is_refused_in_the_readers_language(world):
     from tests.console.test_views import logged_in
-    from tournaments import results
     from tournaments.models import Hand
+    from tournaments.results import services as results
 
     event = world.events["mu"]
     table = event.rounds.get(number=1).tables.order_by("number").first()

@@ -22,10 +22,13 @@ def _hand_result(game: str, players: int, rng: random.Random) -> dict:
 
 def play_table(table, *, rng: random.Random, finished_at: datetime.datetime, hands: int | None = None):
     """A finished session of ``table`` with stored hands (a Maumau series settled in transfers)."""
-    from tournaments.aggregates import rebuild
-    from tournaments.models import Hand
-    from tournaments.results import maumau_settlement, session_rules, session_totals
-    from tournaments.models import Session, Transfer
+    from tournaments.models import Hand, Session, Transfer
+    from tournaments.results.services import (
+        maumau_settlement,
+        session_rules,
+        session_totals,
+    )
+    from tournaments.standings.sums import rebuild
 
     event = table.round.event
     seats = list(table.seats.order_by("position").values_list("player_id", flat=True))
@@ -39,7 +42,7 @@ def play_table(table, *, rng: random.Random, finished_at: datetime.datetime, han
                             result=_hand_result(event.game, len(seats), rng))
         for number in range(1, count + 1)
     ]
-    # Finished as tournaments.results leaves a session: its totals kept, marked for the pool.
+    # Finished as tournaments.results.services leaves a session: its totals kept, marked for the pool.
     session.status, session.finished_at = Session.Status.FINISHED, finished_at
     session.totals, session.hand_count = session_totals(session_rules(session), stored), len(stored)
     session.rating_dirty_at = finished_at

@@ -151,7 +151,7 @@ def build_world() -> World:
 
     from tests.sheet.world import play_hands
     from tournaments import services
-    from tournaments.draws import draw_preview
+    from tournaments.draws.services import draw_preview
     from tournaments.models import Event, Hand, Player, Session, Table
 
     from .demo import build_demo

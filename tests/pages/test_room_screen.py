@@ -1,4 +1,4 @@
-"""The room screen's server side (tournaments/room.py, the screen view): the change of rank since
+"""The room screen's server side (tournaments/standings/room.py, the screen view): the change of rank since
 the previous round (shared ranks, newcomers, held rounds hidden), the round's progress table by
 table, the latest finished sessions with their winners, and the series' top."""
 from __future__ import annotations
@@ -18,10 +18,10 @@ NAMES = ["Anna Becker", "Bernd Fischer", "Conny Hahn", "Dagmar Koch", "Emil Lang
 
 
 def played(table, totals, *, finished=True, hands=4, minutes=0):
-    """A session of ``table`` as ``tournaments.results`` leaves it: its kept totals and hand count
+    """A session of ``table`` as ``tournaments.results.services`` leaves it: its kept totals and hand count
     (and the event's standings sums, as written around the services: ``aggregates.rebuild``)."""
-    from tournaments import aggregates
     from tournaments.models import Session
+    from tournaments.standings import sums as aggregates
 
     moment = timezone.now() + datetime.timedelta(minutes=minutes)
     session = Session.objects.create(
@@ -67,8 +67,8 @@ def evening():
 
 def test_change_since_the_previous_round_counts_shared_ranks_and_newcomers(evening):
     from tournaments import policy
-    from tournaments.room import standings_moves
-    from tournaments.selectors import session_results
+    from tournaments.standings.room import standings_moves
+    from tournaments.standings.selectors import session_results
 
     p = {key: player.pk for key, player in evening["players"].items()}
     previous, moves = standings_moves(evening["event"], session_results(evening["event"], visibility=policy.public()))
@@ -80,8 +80,8 @@ def test_change_since_the_previous_round_counts_shared_ranks_and_newcomers(eveni
 
 def test_a_held_round_counts_in_neither_standings_the_change_compares(evening):
     from tournaments import policy
-    from tournaments.room import round_progress, standings_moves
-    from tournaments.selectors import session_results
+    from tournaments.standings.room import round_progress, standings_moves
+    from tournaments.standings.selectors import session_results
 
     event, p = evening["event"], {key: player.pk for key, player in evening["players"].items()}
     # The organiser sees round 3: there the change is since round 2 and E leads.
@@ -100,8 +100,8 @@ def test_a_held_round_counts_in_neither_standings_the_change_compares(evening):
 
 def test_no_change_is_shown_before_a_second_round_has_results():
     from tournaments import policy, services
-    from tournaments.room import standings_moves
-    from tournaments.selectors import session_results
+    from tournaments.standings.room import standings_moves
+    from tournaments.standings.selectors import session_results
 
     organiser = make_user("room_single")
     club = services.club_create(by_user=None, name="Single Club", organisers=[organiser])
@@ -117,7 +117,7 @@ def test_no_change_is_shown_before_a_second_round_has_results():
 
 def test_round_progress_counts_finished_tables_and_says_each_tables_state(evening):
     from tournaments import policy
-    from tournaments.room import round_progress
+    from tournaments.standings.room import round_progress
 
     progress = round_progress(evening["event"], visibility=policy.public())
     assert progress.finished == 1 and len(progress.tables) == 3

@@ -105,7 +105,7 @@ def test_event_standings_equal_the_api(client, demo):
 
 def test_session_totals_are_shown_per_table(client, demo):
     from tournaments import policy
-    from tournaments.selectors import session_results
+    from tournaments.standings.selectors import session_results
 
     event = demo["lut"]
     html = page(client, f"/events/{event.pk}/")
@@ -139,7 +139,7 @@ def test_a_held_back_round_is_missing_from_every_public_page(client, demo):
     from django.contrib.auth import get_user_model
 
     from tournaments import policy
-    from tournaments.selectors import session_results
+    from tournaments.standings.selectors import session_results
 
     organiser = get_user_model().objects.get(username="organiser")
     for event in demo.values():
@@ -289,9 +289,9 @@ def test_rating_chart_has_one_point_per_rating_event(client, demo):
 
 
 def test_player_page_lists_clubs_events_and_sessions(client, demo):
-    from tournaments.models import Player
     from tournaments import policy
-    from tournaments.selectors import session_results
+    from tournaments.models import Player
+    from tournaments.standings.selectors import session_results
 
     player = Player.objects.get(name="Anna Becker")
     html = page(client, f"/players/{player.pk}/")

@@ -24,8 +24,7 @@ START = timezone.make_aware(datetime.datetime(2026, 11, 1, 18, 0))
 
 def finish_session(table, scores_per_hand, minutes, status="finished"):
     """A finished session at ``table`` whose hands scored ``scores_per_hand``."""
-    from tournaments.models import Hand
-    from tournaments.models import Session
+    from tournaments.models import Hand, Session
 
     session = Session.objects.create(
         table=table, number=table.sessions.count() + 1, status=status,
@@ -39,9 +38,9 @@ def finish_session(table, scores_per_hand, minutes, status="finished"):
 
 
 def keep_result(session):
-    """What tournaments.results does with every hand: the session's totals kept, and the session
+    """What tournaments.results.services does with every hand: the session's totals kept, and the session
     marked for the pool."""
-    from tournaments.results import session_rules, session_totals
+    from tournaments.results.services import session_rules, session_totals
 
     hands = list(session.hands.order_by("number"))
     session.totals, session.hand_count = session_totals(session_rules(session), hands), len(hands)

@@ -76,8 +76,8 @@ def test_dry_run_submission_and_correction_refuse_it_alike(world, member, path):
 def test_the_console_correction_refuses_it_and_names_the_pointer(world, member, path):
     from django.test import Client
 
-    from tournaments import results
     from tournaments.models import Hand
+    from tournaments.results import services as results
 
     table = world.events["mu"].rounds.get().tables.first()
     record = next_record("mu", random.Random(2), 4, None, table.first_dealer)
@@ -97,8 +97,8 @@ def test_the_console_correction_refuses_it_and_names_the_pointer(world, member, 
 def test_the_console_correction_has_the_depth_limit(world):
     from django.test import Client
 
-    from tournaments import results
     from tournaments.models import Hand
+    from tournaments.results import services as results
 
     table = world.events["mu"].rounds.get().tables.first()
     record = next_record("mu", random.Random(2), 4, None, table.first_dealer)
@@ -117,8 +117,8 @@ def test_the_console_correction_has_the_depth_limit(world):
 def test_the_service_refuses_it_from_any_caller(world):
     """A record handed to the service directly (a command, the admin) is refused the same way: 422
     ``bad_text`` at the pointer, nothing stored."""
-    from tournaments import results
     from tournaments.errors import RecordRejected
+    from tournaments.results import services as results
 
     table = world.events["maumau"].rounds.get().tables.first()
     record = {**next_record("maumau", random.Random(2), 4, None, table.first_dealer), "note": ["x", "\ud800"]}
@@ -130,9 +130,10 @@ def test_the_service_refuses_it_from_any_caller(world):
 
 
 def test_the_import_refuses_it_naming_line_and_pointer(world):
-    from tournaments import exchange, policy
-    from tournaments.exchange import ImportRejected
+    from tournaments import policy
     from tournaments.models import Event
+    from tournaments.results import exchange
+    from tournaments.results.exchange import ImportRejected
 
     table = world.events["mu"].rounds.get().tables.first()
     client_for(world.organiser).post(f"/api/v1/tables/{table.pk}/hands/",

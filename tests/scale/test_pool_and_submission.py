@@ -82,7 +82,7 @@ def test_corrections_late_sessions_and_released_rounds_equal_a_recompute(world):
     from ratings.models import PoolEntry
     from ratings.services import pool_sync
     from tournaments.models import Hand, Session
-    from tournaments.results import hand_void, session_abandon
+    from tournaments.results.services import hand_void, session_abandon
     from tournaments.services import round_set_results_held
 
     rng = random.Random("fallbacks")
@@ -193,9 +193,14 @@ def test_only_the_table_row_is_locked(world, lock):
         pytest.skip("row locks as PostgreSQL takes them")
     import psycopg
 
-    from tournaments import sql
     from tournaments.models import Hand
-    from tournaments.results import Entry, _lock_hand, _lock_unconfirmed, hand_submit
+    from tournaments.results import sql
+    from tournaments.results.services import (
+        Entry,
+        _lock_hand,
+        _lock_unconfirmed,
+        hand_submit,
+    )
 
     round_ = world.events["mu"].rounds.get()
     table, other = round_.tables.order_by("number")[:2]

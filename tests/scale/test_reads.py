@@ -19,8 +19,8 @@ def reference_results(event, visibility):
     """Session results as they were computed before totals were kept: from every hand."""
     from games.rules import validate_series
     from tournaments.models import Session
-    from tournaments.progress import SessionRules, totals
-    from tournaments.results import played
+    from tournaments.results.book import SessionRules, totals
+    from tournaments.results.services import played
 
     results = []
     sessions = visibility.sessions().filter(table__round__event=event).exclude(status=Session.Status.ABANDONED)
@@ -39,7 +39,7 @@ def reference_results(event, visibility):
 
 def reference_standings(event, results):
     from tournaments.models import Session
-    from tournaments.standings import SessionLine, standings
+    from tournaments.standings.metrics import SessionLine, standings
 
     finished = set(Session.objects.filter(pk__in=[r[0] for r in results], status=Session.Status.FINISHED)
                    .values_list("pk", flat=True))
@@ -79,8 +79,12 @@ def play_event(world, game, rng, rounds=1):
 def test_kept_totals_standings_and_money_equal_a_computation_from_every_hand(world, game):
     from tournaments import policy
     from tournaments.models import Session
-    from tournaments.results import session_rules, session_totals
-    from tournaments.selectors import event_money, event_standings, session_results
+    from tournaments.results.services import session_rules, session_totals
+    from tournaments.standings.selectors import (
+        event_money,
+        event_standings,
+        session_results,
+    )
 
     event, _ = play_event(world, game, random.Random(f"kept-{game}"), rounds=2)
     for session in Session.objects.filter(table__round__event=event):

@@ -1,4 +1,4 @@
-"""``tournaments/sql.py`` builds its PostgreSQL cursor from Django's private classes (a server-binding
+"""``tournaments/results/sql.py`` builds its PostgreSQL cursor from Django's private classes (a server-binding
 psycopg cursor that prepares every statement, wrapped as Django wraps its own: query log, execute
 wrappers, error mapping). A Django upgrade may change them without notice; this test fails when
 one of them is no longer the code ``sql.py`` was written against, so whoever upgrades reads
@@ -30,9 +30,9 @@ FINGERPRINTS = {
 
 
 def _resolve(dotted: str):
+    from django.db.backends import utils
     from django.db.backends.base import base as base_base
     from django.db.backends.postgresql import base as postgresql_base
-    from django.db.backends import utils
 
     modules = {"postgresql.base": postgresql_base, "utils": utils, "base.base": base_base}
     for prefix, module in modules.items():
@@ -48,16 +48,19 @@ def _resolve(dotted: str):
 def test_the_private_django_code_sql_py_builds_on_is_unchanged(name):
     source = inspect.getsource(_resolve(name))
     assert hashlib.sha256(source.encode()).hexdigest() == FINGERPRINTS[name], (
-        f"Django's {name} changed: check tournaments/sql.py's cursor against it, then update the fingerprint")
+        f"Django's {name} changed: check tournaments/results/sql.py's cursor against it, then update the fingerprint")
 
 
 def test_the_preparing_cursor_is_built_from_them():
     """The classes ``sql.py`` subclasses still fit together: a psycopg cursor whose ``execute``
     takes ``prepare``, a debug wrapper with ``debug_sql``."""
-    from django.db.backends.postgresql.base import CursorDebugWrapper, ServerBindingCursor
+    from django.db.backends.postgresql.base import (
+        CursorDebugWrapper,
+        ServerBindingCursor,
+    )
     from django.db.backends.utils import CursorWrapper
 
-    from tournaments.sql import _preparing_cursor_class
+    from tournaments.results.sql import _preparing_cursor_class
 
     preparing, debug = _preparing_cursor_class()
     assert issubclass(preparing, ServerBindingCursor) and issubclass(ServerBindingCursor, psycopg.Cursor)

@@ -1,4 +1,4 @@
-"""A submission reads only the table's state and the latest hand (tournaments/sql.py): its
+"""A submission reads only the table's state and the latest hand (tournaments/results/sql.py): its
 receipt, the session it keeps and the rows it writes equal what a computation over every hand
 and the ORM give, through voids, corrections and second-player confirmation."""
 from __future__ import annotations
@@ -39,9 +39,9 @@ def check_stored(hand_id: int, record: dict, *, seat, by_user) -> None:
 @pytest.mark.parametrize("game", ["mu", "maumau", "lut"])
 @pytest.mark.parametrize("confirm", [False, True])
 def test_receipts_and_kept_sessions_equal_a_computation_over_every_hand(world, game, confirm):
-    from tournaments import results
     from tournaments.models import Session
     from tournaments.policy import Credentials
+    from tournaments.results import services as results
 
     rng = random.Random(f"submission-{game}-{confirm}")
     for number in range(3):

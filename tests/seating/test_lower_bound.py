@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from tournaments import seating
-from tournaments.seating.lower_bound import _least_group_pairs, repeat_lower_bound
+from tournaments.draws import seating
+from tournaments.draws.seating.lower_bound import _least_group_pairs, repeat_lower_bound
 
 
 def history_of(*rounds):

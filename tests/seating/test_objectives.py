@@ -1,4 +1,4 @@
-"""The seating draw's objectives (tournaments/seating/): repeats, off-size rotation, clubs,
+"""The seating draw's objectives (tournaments/draws/seating/): repeats, off-size rotation, clubs,
 standings, seats and first dealers, determinism, and the quality report.
 
 Pure tests: no database, no Django (they also run with ``pytest -p no:django``)."""
@@ -11,7 +11,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.seating import (
+from tournaments.draws.seating import (
     Draw,
     DrawTable,
     MeetingHistory,

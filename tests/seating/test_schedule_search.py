@@ -10,8 +10,12 @@ import random
 
 import pytest
 
-from tournaments.seating.groups import random_groups
-from tournaments.seating.schedule_search import PriorRounds, SearchLimits, improve_schedule
+from tournaments.draws.seating.groups import random_groups
+from tournaments.draws.seating.schedule_search import (
+    PriorRounds,
+    SearchLimits,
+    improve_schedule,
+)
 
 
 def search(seed, n, sizes, rounds, fixed, best_sizes, history_rounds, swaps):

@@ -1,4 +1,4 @@
-"""Table size mixes and byes (tournaments/seating/), for every count from 2 to 200 players.
+"""Table size mixes and byes (tournaments/draws/seating/), for every count from 2 to 200 players.
 
 Pure tests: no database, no Django (they also run with ``pytest -p no:django``)."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from tournaments.seating import GAME_SIZES, MeetingHistory, plan_byes, table_sizes
+from tournaments.draws.seating import GAME_SIZES, MeetingHistory, plan_byes, table_sizes
 
 GAMES = ["mu", "maumau", "lut"]
 COUNTS = range(2, 201)

@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 
 from tests.conftest import client_for
-from tournaments.aggregates import rebuild
 from tournaments.models import AuditEntry, Event, Series
+from tournaments.standings.sums import rebuild
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The public's kept series standings (``tournaments/series_sums.py``) and the kept per-event sums
+"""The public's kept series standings (``tournaments/standings/series_sums.py``) and the kept per-event sums
 stay equal to a computation from the events' round sums after random sequences of every write
 that moves them: hands submitted, corrected, voided, confirmed, sessions abandoned, rounds held
 and released, events published and unpublished, attached, detached and re-ranked, the series'
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 def _computed(series):
     """The public's series standings computed from the events' sums (not the kept rows)."""
     from tournaments import policy
-    from tournaments.selectors import series_results, series_rows
+    from tournaments.standings.selectors import series_results, series_rows
 
     _, results = series_results(series, visibility=policy.public())
     return [(row.player, row.rank, row.points, row.played, row.wins,
@@ -29,8 +29,8 @@ def _computed(series):
 
 def _kept(series):
     from tournaments import policy
-    from tournaments.selectors import series_event_keys
-    from tournaments.series_sums import kept_rows
+    from tournaments.standings.selectors import series_event_keys
+    from tournaments.standings.series_sums import kept_rows
 
     return kept_rows(series, series_event_keys(series, visibility=policy.public()))
 
@@ -52,12 +52,26 @@ def _evening(world, event, rng):
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_kept_series_standings_equal_a_recomputation_after_random_writes(world, seed):
-    from tournaments import aggregates, policy
+    from tournaments import policy
     from tournaments.errors import DomainError
     from tournaments.models import Event, Hand, Round, Session, Table
-    from tournaments.results import Entry, hand_confirm, hand_correct, hand_submit, hand_void, session_abandon
-    from tournaments.selectors import series_document
-    from tournaments.services import event_create, event_update, round_set_results_held, series_create, series_update
+    from tournaments.results.services import (
+        Entry,
+        hand_confirm,
+        hand_correct,
+        hand_submit,
+        hand_void,
+        session_abandon,
+    )
+    from tournaments.services import (
+        event_create,
+        event_update,
+        round_set_results_held,
+        series_create,
+        series_update,
+    )
+    from tournaments.standings import sums as aggregates
+    from tournaments.standings.selectors import series_document
 
     rng = random.Random(seed)
     organiser = world.club_organiser
@@ -154,11 +168,12 @@ def test_kept_series_standings_equal_a_recomputation_after_random_writes(world, 
 
 
 def test_a_change_written_around_the_services_is_not_read_from_the_kept_rows(world):
-    from tournaments import aggregates, policy
+    from tournaments import policy
     from tournaments.models import Event, Round, Series
-    from tournaments.results import Entry, hand_submit
-    from tournaments.selectors import series_document
+    from tournaments.results.services import Entry, hand_submit
     from tournaments.services import event_update, series_create
+    from tournaments.standings import sums as aggregates
+    from tournaments.standings.selectors import series_document
 
     rng = random.Random(7)
     series = series_create(by_user=world.club_organiser, club=world.club, name="S", game="mu", min_events=1)
@@ -187,9 +202,9 @@ def test_the_public_series_read_takes_as_many_queries_for_many_events_as_for_few
     """The kept read: the same queries with 1 and with 3 events attached (and no session read)."""
     from tournaments import policy
     from tournaments.models import Event
-    from tournaments.results import Entry, hand_submit
-    from tournaments.selectors import series_document
+    from tournaments.results.services import Entry, hand_submit
     from tournaments.services import event_create, event_update, series_create
+    from tournaments.standings.selectors import series_document
 
     rng = random.Random(3)
     organiser = world.club_organiser

@@ -6,9 +6,10 @@ import pytest
 from django.test import Client
 
 from tests.conftest import client_for
-from tournaments.aggregates import rebuild
-from tournaments import open_nights, seating, services
+from tournaments import services
+from tournaments.draws import open_nights, seating
 from tournaments.models import AuditEntry, Event, Round, Series, Session
+from tournaments.standings.sums import rebuild
 
 pytestmark = pytest.mark.django_db
 

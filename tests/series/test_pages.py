@@ -9,9 +9,9 @@ from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from tournaments.aggregates import rebuild
 from tournaments.models import Event, Round, Series, Session
 from tournaments.services import table_create
+from tournaments.standings.sums import rebuild
 
 
 def _season(world):
@@ -81,8 +81,8 @@ def test_the_series_socket_hears_a_hand_at_one_of_its_events(world, settings):
     from django.contrib.auth.models import AnonymousUser
 
     from tests.api.play import next_record
-    from tournaments import results
     from tournaments.live import SeriesConsumer
+    from tournaments.results import services as results
 
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     series = Series.objects.create(club=world.club, name="Cup", game="mu")

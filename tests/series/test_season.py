@@ -11,10 +11,20 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.conftest import client_for, make_user
-from tournaments.aggregates import rebuild
 from tournaments import policy
-from tournaments.models import Club, Event, Membership, Player, Round, Seat, Series, Session, Table
-from tournaments.selectors import series_document
+from tournaments.models import (
+    Club,
+    Event,
+    Membership,
+    Player,
+    Round,
+    Seat,
+    Series,
+    Session,
+    Table,
+)
+from tournaments.standings.selectors import series_document
+from tournaments.standings.sums import rebuild
 
 POINTS_TABLE = [25, 18, 15, 12, 10, 8, 6, 4, 2, 1]
 
@@ -206,7 +216,7 @@ def test_maumau_total_counts_minus_points_negative(db):
     table = Table.objects.create(round=round_, number=1)
     for position, player in enumerate(players):
         Seat.objects.create(table=table, round=round_, player=player, position=position)
-    # Stored totals are the minus points negated (tournaments/standings.py).
+    # Stored totals are the minus points negated (tournaments/standings/metrics.py).
     Session.objects.create(table=table, status=Session.Status.FINISHED, totals=[0, -7, -12], hand_count=8)
     rebuild([round_.event_id])
     rows = client_for().get(f"/api/v1/series/{series.pk}/standings/").json()["standings"]

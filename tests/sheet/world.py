@@ -50,7 +50,12 @@ def play_hands(table, hands: int, seed: int, by_user) -> None:
     import random
     from importlib import import_module
 
-    from tournaments.results import Entry, current_session, hand_submit, session_summary
+    from tournaments.results.services import (
+        Entry,
+        current_session,
+        hand_submit,
+        session_summary,
+    )
 
     game = table.round.event.game
     simulate = import_module(f"games.simulate.{game}")

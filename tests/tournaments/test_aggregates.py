@@ -1,4 +1,4 @@
-"""The kept round sums (``tournaments/aggregates.py``) stay equal to a computation from the
+"""The kept round sums (``tournaments/standings/sums.py``) stay equal to a computation from the
 sessions through random submissions, corrections, voids, confirmations and abandonments; the
 standings read from them equal the standings computed from every session, for the public (held
 rounds left out) and for organisers."""
@@ -22,8 +22,8 @@ def _legal_record(game, rng, players, hand):
 
 def _reference_standings(event, visibility):
     """The standings as computed before the sums were kept: over every session's stored totals."""
-    from tournaments.selectors import session_results
-    from tournaments.standings import SessionLine, standings
+    from tournaments.standings.metrics import SessionLine, standings
+    from tournaments.standings.selectors import session_results
 
     lines = [SessionLine(r.players, r.totals) for r in session_results(event, visibility=visibility) if r.hands]
     return standings(lines, [name for name in event.standings_metrics.split(",") if name])
@@ -31,12 +31,20 @@ def _reference_standings(event, visibility):
 
 @pytest.mark.parametrize("game,seed", [("mu", 1), ("maumau", 2), ("lut", 3), ("mu", 4)])
 def test_sums_equal_a_recomputation_after_random_submits_corrections_voids_and_abandons(world, game, seed):
-    from tournaments import aggregates, policy
+    from tournaments import policy
     from tournaments.errors import DomainError
     from tournaments.models import Hand, Round, Session
-    from tournaments.results import Entry, hand_confirm, hand_correct, hand_submit, hand_void, session_abandon
-    from tournaments.selectors import event_money, event_standings
+    from tournaments.results.services import (
+        Entry,
+        hand_confirm,
+        hand_correct,
+        hand_submit,
+        hand_void,
+        session_abandon,
+    )
     from tournaments.services import round_set_results_held, table_create
+    from tournaments.standings import sums as aggregates
+    from tournaments.standings.selectors import event_money, event_standings
 
     rng = random.Random(seed)
     event = world.events[game]
@@ -89,7 +97,7 @@ def test_sums_equal_a_recomputation_after_random_submits_corrections_voids_and_a
         event, visibility=policy.visibility(world.organiser))
     assert sum(row.played for row in public) < sum(row.played for row in organisers)  # the held round
     if game == "maumau":
-        from tournaments.selectors import standings_document
+        from tournaments.standings.selectors import standings_document
 
         document = standings_document(event, visibility=policy.public())
         cents = event_money(event, visibility=policy.public())["cents"]
@@ -98,7 +106,7 @@ def test_sums_equal_a_recomputation_after_random_submits_corrections_voids_and_a
 
 
 def _next(session):
-    from tournaments.results import session_summary
+    from tournaments.results.services import session_summary
 
     return session_summary(session)["next"]
 
@@ -107,7 +115,7 @@ def test_rebuild_equals_the_sums_kept_by_the_services(world):
     """The backfill's computation (migration 0013) and the services' increments agree."""
     from tests.api.play import play_session
     from tests.conftest import client_for
-    from tournaments import aggregates
+    from tournaments.standings import sums as aggregates
 
     rng = random.Random("rebuild")
     event = world.events["lut"]
@@ -123,8 +131,8 @@ def test_rebuild_equals_the_sums_kept_by_the_services(world):
 def test_placement_points_are_kept_exactly_for_every_table_size_and_tie():
     from fractions import Fraction
 
-    from tournaments.aggregates import FIELDS, PLACEMENT_SCALE, contribution
-    from tournaments.progress import placements
+    from tournaments.results.book import placements
+    from tournaments.standings.sums import FIELDS, PLACEMENT_SCALE, contribution
 
     rng = random.Random(5)
     for _ in range(500):

@@ -39,7 +39,8 @@ def normalised(text: str) -> list[dict]:
 
 def build(world):
     """A Mü event with every option away from its default and hands in every state."""
-    from tournaments import results, services
+    from tournaments import services
+    from tournaments.results import services as results
 
     event = world.events["mu"]
     services.event_update(event=event, by_user=None, confirm_hands=True, mu_fixed_deals=3, mu_target_score=150,
@@ -68,8 +69,8 @@ def build(world):
 
 
 def hand_states(event) -> list[tuple]:
-    from tournaments.exchange import HAND_STATE
     from tournaments.models import Hand
+    from tournaments.results.exchange import HAND_STATE
 
     hands = Hand.objects.filter(session__table__round__event=event).order_by(
         "session__table__number", "session__number", "number")
@@ -86,8 +87,8 @@ def sessions(event) -> list[tuple]:
 
 def test_an_export_imported_is_the_same_event(world):
     from tournaments import policy, services
-    from tournaments.exchange import export_text, import_lines
     from tournaments.models import Event
+    from tournaments.results.exchange import export_text, import_lines
 
     event = Event.objects.get(pk=build(world).pk)
     seen = policy.visibility(world.organiser)
@@ -110,8 +111,8 @@ def test_an_export_imported_is_the_same_event(world):
 
 def test_an_import_refuses_options_out_of_bounds(world):
     from tournaments import policy
-    from tournaments.exchange import ImportRejected, export_text, import_lines
     from tournaments.models import Event
+    from tournaments.results.exchange import ImportRejected, export_text, import_lines
 
     lines = export_text(world.events["mu"], visibility=policy.visibility(world.organiser)).splitlines()
     head = json.loads(lines[0])

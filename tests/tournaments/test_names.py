@@ -65,7 +65,7 @@ def test_initials_only_hide_the_addition_from_those_who_do_not_see_the_name(worl
 
 
 def test_the_sheet_the_cards_the_standings_and_the_csv_tell_them_apart(world, namesakes):
-    from tournaments import results
+    from tournaments.results import services as results
 
     first, second = namesakes
     event = world.events["mu"]
@@ -125,7 +125,7 @@ def test_the_console_lists_namesakes_without_ids_and_sets_the_addition(world, na
 
 
 def test_the_leaderboard_tells_them_apart(world, namesakes, django_capture_on_commit_callbacks):
-    from tournaments import results
+    from tournaments.results import services as results
 
     first, second = namesakes
     event = world.events["mu"]

@@ -3,8 +3,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from tournaments.progress import PlayedHand, SessionRules, expected_next, is_finished, placements, totals
-from tournaments.standings import SessionLine, standings
+from tournaments.results.book import (
+    PlayedHand,
+    SessionRules,
+    expected_next,
+    is_finished,
+    placements,
+    totals,
+)
+from tournaments.standings.metrics import SessionLine, standings
 
 
 def mu_hand(dealer, scores, voided=False):

@@ -16,7 +16,7 @@ HELD_MARK = "held-round-secret-7f3a"  # an unknown member of every held hand's r
 
 def play(table, *, hands: int | None = None, seed: int = 1, mark: str | None = None, by_user=None):
     """Submit generated legal hands at ``table`` through the service (the whole session by default)."""
-    from tournaments import results
+    from tournaments.results import services as results
 
     rng = random.Random(seed)
     players = table.seats.count()
@@ -107,7 +107,7 @@ def build_trust(w):
     services.round_set_results_held(round_=held, held=True, by_user=None)
     w.held_round = held
     # A hand that waits for a second player (the LuT event asks for confirmation from now on).
-    from tournaments import results
+    from tournaments.results import services as results
 
     lut.confirm_hands = True
     lut.save(update_fields=["confirm_hands"])

@@ -31,8 +31,8 @@ def _page(user):
 
 
 def _import(w):
-    from tournaments.exchange import import_lines, export_text
     from tournaments import policy
+    from tournaments.results.exchange import export_text, import_lines
 
     text = export_text(w.events["mu"], visibility=policy.Visibility(w.organiser))
     return import_lines(text.splitlines(), by_user=w.staff, via="command")
@@ -43,7 +43,7 @@ def cases(w):
     mu = w.events["mu"]
     round1 = mu.rounds.get(number=1)
     hand = w.mu_session.hands.order_by("number").first()
-    from tournaments import draws
+    from tournaments.draws import services as draws
 
     def series():
         from tournaments.models import Series
@@ -169,7 +169,7 @@ def cases(w):
 
 
 def _paid_transfer(w):
-    from tournaments import results
+    from tournaments.results import services as results
 
     return results.transfer_mark_paid(transfer=w.maumau_session.transfers.first(), by_user=w.organiser)
 

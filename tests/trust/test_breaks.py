@@ -164,7 +164,7 @@ def test_8_the_demo_loader_goes_through_the_services(db):
 
 
 def test_9_the_drawn_first_dealer_is_stored_and_checked(trust):
-    from tournaments import draws
+    from tournaments.draws import services as draws
     from tournaments.models import Session
 
     round_ = trust.empty_round
@@ -182,7 +182,7 @@ def test_9_the_drawn_first_dealer_is_stored_and_checked(trust):
 def test_9_the_export_keeps_each_versions_dealer(trust):
     import json as jsonlib
 
-    from tournaments import results
+    from tournaments.results import services as results
 
     hand = trust.mu_session.hands.order_by("number").first()
     replacement = next_record("mu", random.Random(8), 4, None, hand.dealer)

@@ -41,7 +41,8 @@ def page_routes() -> set[str]:
 
 def cases(w) -> dict:
     """URL name → (url, form data, owner, preparation)."""
-    from tournaments import draws, services
+    from tournaments import services
+    from tournaments.draws import services as draws
 
     mu = w.events["mu"]
     round1 = mu.rounds.get(number=1)
@@ -101,7 +102,7 @@ def cases(w) -> dict:
 
 
 def _paid(transfer, by_user):
-    from tournaments import results
+    from tournaments.results import services as results
 
     results.transfer_mark_paid(transfer=transfer, by_user=by_user)
 

@@ -59,8 +59,9 @@ def cases(w) -> dict:
     round1 = mu.rounds.get(number=1)
     hand = w.mu_session.hands.order_by("number").first()
     transfer = w.maumau_session.transfers.first()
-    from tests.api.play import next_record
     import random
+
+    from tests.api.play import next_record
 
     replacement = next_record("mu", random.Random(11), 4, None, hand.dealer)
     replacement["dealer"] = hand.dealer
@@ -159,7 +160,8 @@ def send(api, method: str, url: str, payload):
 
 def _prepare(w, name: str):
     """What an operation needs before it can be done: a draw before a swap or a publication."""
-    from tournaments import draws, results
+    from tournaments.draws import services as draws
+    from tournaments.results import services as results
 
     if name in ("round-draw-swap", "round-draw-publish"):
         draws.draw_preview(w.empty_round, by_user=w.organiser, seed=3)

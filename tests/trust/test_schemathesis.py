@@ -74,7 +74,7 @@ def _without_credentials(document: dict):
 # whose throttle counts it): the anonymous run's coverage phase sends it its 1,500 bodies once.
 DRY_RUN = "POST /api/v1/records/validate"
 # A hand's submission and its correction judge their record with the same engine call as the dry
-# run (``games.validate``, in ``tournaments.results._judge``) before anything is read of the
+# run (``games.validate``, in ``tournaments.results.services._judge``) before anything is read of the
 # table's hands: the coverage phase's 1,500 record bodies each would be the dry run's answers again
 # (their 422 shape checked there). Their own parts, the slot, the storing, the receipt, are
 # reached by records the engine takes, which the examples and the fuzzing phase send (and
@@ -228,7 +228,7 @@ def hostile_world(world):
     import random
 
     from tests.api.play import next_record
-    from tournaments import results
+    from tournaments.results import services as results
 
     w = world
     w.mu_round = w.events["mu"].rounds.get()

@@ -14,19 +14,19 @@ from tests.sources import parse
 
 ROOT = Path(__file__).resolve().parents[2]
 VIEW_MODULES = [
-    "tournaments/api.py",
-    "tournaments/results_api.py",
+    "tournaments/api/views.py",
+    "tournaments/api/hands.py",
     "tournaments/console/views.py",
     "tournaments/sheet/views.py",
-    "tournaments/permissions.py",
+    "tournaments/api/permissions.py",
     "ratings/api.py",
     "games/api.py",
     "stich/pages/views.py",
     "stich/health.py",
-    "tournaments/series_api.py",
-    "tournaments/open_api.py",
-    "tournaments/evening_api.py",
-    "tournaments/account_api.py",
+    "tournaments/api/series.py",
+    "tournaments/api/open_nights.py",
+    "tournaments/api/evening.py",
+    "tournaments/api/account.py",
     "tournaments/console/series.py",
     "stich/pages/series.py",
 ]

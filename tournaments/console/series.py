@@ -16,8 +16,16 @@ from games.catalog import GAME_CHOICES
 from .. import policy, services
 from ..errors import DomainError
 from ..models import Club, Series
-from ..selectors import series_document
-from .views import VIA, _form_status, _names, _organised_clubs, _refused, _require, _visibility
+from ..standings.selectors import series_document
+from .views import (
+    VIA,
+    _form_status,
+    _names,
+    _organised_clubs,
+    _refused,
+    _require,
+    _visibility,
+)
 
 SCORING_CHOICES = [
     ("placement", gettext_lazy("Placement: an event of n players gives the winner n points, the last 1 "

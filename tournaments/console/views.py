@@ -26,14 +26,31 @@ from games.catalog import GAMES
 from games.messages import message as engine_message
 from games.rules import Code
 
-from .. import draws, policy, results, services
-from ..display import METRIC_HELP, METRIC_LABELS, METRIC_SHORT, hands_text, money, number
+from .. import policy, services
+from ..draws import services as draws
 from ..errors import DomainError, Error, RecordRejected
 from ..models import Attendance, Club, Event, Hand, Round, Seat, Session, Table
-from ..progress import SessionRules, session_length
-from ..selectors import event_money, present_players, standings_document
+from ..results import services as results
+from ..results.book import SessionRules, session_length
 from ..sheet.views import game_form_context
-from .forms import CorrectForm, DistinctionForm, EventForm, OrganiserForm, PlanForm, PlayerForm, ReasonForm
+from ..standings.display import (
+    METRIC_HELP,
+    METRIC_LABELS,
+    METRIC_SHORT,
+    hands_text,
+    money,
+    number,
+)
+from ..standings.selectors import event_money, present_players, standings_document
+from .forms import (
+    CorrectForm,
+    DistinctionForm,
+    EventForm,
+    OrganiserForm,
+    PlanForm,
+    PlayerForm,
+    ReasonForm,
+)
 
 VIA = "page"
 
@@ -196,7 +213,7 @@ def event_detail(request, pk: int):
 
 def open_night_context(request, event: Event) -> dict:
     """The open club night's panel: the free players, the suggested next table first."""
-    from .. import open_nights
+    from ..draws import open_nights
 
     proposal = open_nights.suggestion(event)
     names = _names(request, proposal["free"])
@@ -212,7 +229,7 @@ def open_night_context(request, event: Event) -> dict:
 @require_POST
 def open_table(request, pk: int):
     """Open a table of an open club night for the ticked players (``open_nights.open_table``)."""
-    from .. import open_nights
+    from ..draws import open_nights
 
     event = _event(request, pk, "open_table_at_event")
     ids = [int(value) for value in request.POST.getlist("players") if value.isdigit()]

@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 def backfill(apps, schema_editor):
     """Every existing event's sums, computed from its sessions and seats (tournaments/aggregates.py)."""
-    from tournaments.aggregates import rebuild
+    from tournaments.standings.sums import rebuild
 
     names = ("Event", "Seat", "Session", "RoundStanding")
     models_ = {name: apps.get_model("tournaments", name) for name in names}

@@ -25,9 +25,10 @@ from django.views.decorators.http import require_GET
 
 from games.rules import mu
 
-from .. import policy, results
+from .. import policy
 from ..models import Seat, Session, Table
-from ..progress import SessionRules, session_length
+from ..results import services as results
+from ..results.book import SessionRules, session_length
 from .qr import qr_svg
 
 SERVICE_WORKER = Path(settings.BASE_DIR) / "static" / "stich" / "sheet-sw.js"

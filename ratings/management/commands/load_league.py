@@ -7,7 +7,7 @@ It writes one club, one event with as many rounds as needed, a table with 4–6 
 session, the finished session and one hand whose result holds the session's scores (the league of
 ``python -m bench.ratings``: each player has a latent skill, a score is skill plus noise, so
 ratings can be checked to predict). The hands carry no record: they stand for results already
-validated. The sessions keep their totals as ``tournaments.results`` keeps them.
+validated. The sessions keep their totals as ``tournaments.results.services`` keeps them.
 
 The league ends before now (its last session finished a minute ago, the others as far apart as the
 generator spaced them), so a service loaded with it behaves like one with real history: a session
@@ -31,8 +31,18 @@ from tqdm import tqdm
 from games.catalog import GAMES
 from ratings.generated import generate_league
 from ratings.model import Session as RatedSession
-from tournaments import aggregates
-from tournaments.models import Club, Event, Hand, Membership, Player, Round, Seat, Session, Table
+from tournaments.models import (
+    Club,
+    Event,
+    Hand,
+    Membership,
+    Player,
+    Round,
+    Seat,
+    Session,
+    Table,
+)
+from tournaments.standings import sums as aggregates
 
 CLUB_NAME = "Generated league"
 BATCH = 5000
@@ -86,7 +96,7 @@ def write_league(
     the league spaces them. Session ``i`` gets ``hands_of(i)`` hands whose scores add up to its
     totals.
     """
-    marked = timezone.now()  # for the ratings pool, as tournaments.results marks a finished session
+    marked = timezone.now()  # for the ratings pool, as tournaments.results.services marks a finished session
     end = end or marked - datetime.timedelta(minutes=1)
     last = league[-1].finished_at
     event = Event.objects.create(club=club, name=name, game=game, starts_on=timezone.localdate(

@@ -4,7 +4,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.backups import BackupError, backup
+from tournaments.management.backups import BackupError, backup
 
 
 class Command(BaseCommand):

@@ -5,8 +5,8 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.exchange import export_lines
 from tournaments.models import Event
+from tournaments.results.exchange import export_lines
 
 
 class Command(BaseCommand):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from tournaments.exchange import ImportRejected, import_lines
+from tournaments.results.exchange import ImportRejected, import_lines
 
 
 class Command(BaseCommand):

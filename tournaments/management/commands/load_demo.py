@@ -18,9 +18,14 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from tournaments import services
-from tournaments.draws import draw_preview, draw_publish
+from tournaments.draws.services import draw_preview, draw_publish
 from tournaments.models import Club, Event, Player, Session, Table
-from tournaments.results import Entry, current_session, hand_submit, session_summary
+from tournaments.results.services import (
+    Entry,
+    current_session,
+    hand_submit,
+    session_summary,
+)
 
 DEMO_PLAYERS = [
     "Anna Becker", "Bernd Fischer", "Conny Hahn", "Dagmar Koch", "Emil Lang", "Frieda Maier",

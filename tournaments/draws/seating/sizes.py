@@ -17,6 +17,7 @@ from games.catalog import GAMES
 
 from .players import Player, as_rng
 
+
 @dataclass(frozen=True)
 class SizeRule:
     """The table sizes a game allows, the ones it plays best at, and whether all tables of a

@@ -18,12 +18,24 @@ from django.utils.dateparse import parse_datetime
 from games.parsers import Unreadable, read_json
 from games.rules import RecordError, validate
 
-from . import aggregates, audit, policy
-from .results import HAND_STATE_FIELDS
-from .services import EVENT_FIELDS, _check_event
-from .errors import Invalid
-from .audit import plain as _plain
-from .models import Club, Event, Hand, HandVersion, Membership, Player, Round, Seat, Session, Table
+from .. import audit, policy
+from ..audit import plain as _plain
+from ..errors import Invalid
+from ..models import (
+    Club,
+    Event,
+    Hand,
+    HandVersion,
+    Membership,
+    Player,
+    Round,
+    Seat,
+    Session,
+    Table,
+)
+from ..services import EVENT_FIELDS, _check_event
+from ..standings import sums as aggregates
+from .services import HAND_STATE_FIELDS
 
 FORMAT = "stich-event/1"
 # Every option of an event and every state of a hand, from the services' own lists: an option or
@@ -99,7 +111,7 @@ class ImportRejected(Exception):
 
 def import_lines(lines: Iterable[str], *, progress=None, by_user=None, via: str = "command") -> Event:
     """Import one exported event (new rows throughout). All or nothing; one audit row."""
-    from .results import _settle_session
+    from .services import _settle_session
 
     ids: dict[str, dict] = {kind: {} for kind in ("club", "player", "round", "table", "session")}
     rejections: list[Rejection] = []

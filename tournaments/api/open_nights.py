@@ -12,10 +12,11 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import open_nights, policy
-from .api import ERROR_RESPONSES
-from .models import Player, Table
+from .. import policy
+from ..draws import open_nights
+from ..models import Player, Table
 from .serializers import TableSerializer
+from .views import ERROR_RESPONSES
 
 
 class OpenTableRequestSerializer(serializers.Serializer):

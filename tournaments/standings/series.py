@@ -1,5 +1,5 @@
 """A series' standings: a club's season ranked over its events, computed from each event's own
-standings (``tournaments/standings.py``). Plain Python over plain values, as the event standings
+standings (``tournaments/standings/metrics.py``). Plain Python over plain values, as the event standings
 are; ``selectors.series_document`` reads the events through the reader's visibility.
 
 Series points per event (``Series.scoring``):

@@ -24,10 +24,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from . import audit, seating
-from .errors import Conflict, Error, Invalid
-from .models import Membership, Player, Round, Seat, Table
-from .services import round_create, table_create
+from .. import audit
+from ..errors import Conflict, Error, Invalid
+from ..models import Membership, Player, Round, Seat, Table
+from ..services import round_create, table_create
+from . import seating
 
 
 def event_history(round_: Round) -> seating.MeetingHistory:

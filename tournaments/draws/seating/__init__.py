@@ -2,7 +2,7 @@
 
 No database and no Django here: players are any hashable values (usually ids), the history is
 built from the tables of earlier rounds, and a draw is a list of tables in seat order with the
-first dealer. The service that creates a round's tables (``tournaments.draws``) turns a draw
+first dealer. The service that creates a round's tables (``tournaments.draws.services``) turns a draw
 into ``Table`` and ``Seat`` rows.
 
 The pieces, in the order an organiser meets them (one algorithm per module):

@@ -27,11 +27,30 @@ from django.utils import timezone
 from games.parsers import text_error
 from games.rules import Code, RecordError, validate, validate_series
 
-from . import aggregates, audit, policy, series_sums, sql
-from .errors import Conflict, Error, Invalid, NotAllowed, RecordRejected
-from .models import Hand, HandVersion, IdempotentSubmission, Seat, Session, Table, Transfer
-from .progress import Expected, PlayedHand, SessionRules, add_hand, expected_after, finished_after, totals
-from .signals import announce_session_result_changed, announce_table_results_changed
+from .. import audit, policy
+from ..errors import Conflict, Error, Invalid, NotAllowed, RecordRejected
+from ..models import (
+    Hand,
+    HandVersion,
+    IdempotentSubmission,
+    Seat,
+    Session,
+    Table,
+    Transfer,
+)
+from ..signals import announce_session_result_changed, announce_table_results_changed
+from ..standings import series_sums
+from ..standings import sums as aggregates
+from . import sql
+from .book import (
+    Expected,
+    PlayedHand,
+    SessionRules,
+    add_hand,
+    expected_after,
+    finished_after,
+    totals,
+)
 
 
 @dataclass(frozen=True)
@@ -191,7 +210,7 @@ def hand_submit(*, table_id: int, entry: Entry, by_user=None, idempotency_key: s
     """Judge ``entry``'s record and store it as the next hand of the table's current session.
 
     In one transaction, on PostgreSQL three statements besides the transaction's (four with an
-    ``Idempotency-Key``; ``tournaments/sql.py``):
+    ``Idempotency-Key``; ``tournaments/results/sql.py``):
 
     1. the table's lock, read with its round and event: the policy names the acting party (401,
        403; ``Table.DoesNotExist`` when there is no such table), before the record is read;
@@ -497,7 +516,7 @@ def _new_version(hand: Hand, *, record, result, voided: bool, by_user, reason: s
 
 # A hand's confirmation state (events with ``confirm_hands``), as the services write it; with the
 # seat that entered it, what an export carries of each hand besides its versions
-# (tournaments/exchange.py; ``confirmed_by``, a user account, stays in its database).
+# (tournaments/results/exchange.py; ``confirmed_by``, a user account, stays in its database).
 CONFIRMATION_FIELDS = ("unconfirmed", "disputed", "confirmed_at", "confirmed_by_seat", "confirmed_by")
 HAND_STATE_FIELDS = ("entered_by_seat", *CONFIRMATION_FIELDS)
 

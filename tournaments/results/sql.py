@@ -1,7 +1,7 @@
 """Hand submission's SQL: the statements of the one frequent write, without the ORM's query compiler.
 
 ``lock_table`` is also the one table lock of every other write of results (correct, void,
-confirm, dispute, abandon: ``tournaments/results.py``), so they serialise with submissions.
+confirm, dispute, abandon: ``tournaments/results/services.py``), so they serialise with submissions.
 
 Every table of an evening stores a hand every minute or two, and a benchmark of 32 tables at once
 (issue 17, ``python -m bench.scale``) showed where a submission's time went: not to the engine
@@ -26,8 +26,19 @@ from functools import lru_cache
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model
 
-from . import aggregates
-from .models import Event, EventStanding, Hand, HandVersion, IdempotentSubmission, Round, RoundStanding, Seat, Session, Table
+from ..models import (
+    Event,
+    EventStanding,
+    Hand,
+    HandVersion,
+    IdempotentSubmission,
+    Round,
+    RoundStanding,
+    Seat,
+    Session,
+    Table,
+)
+from ..standings import sums as aggregates
 
 _SESSION_COLUMNS = ("id", "table_id", "number", "status", "first_dealer", "totals", "hand_count")
 _HAND_COLUMNS = ("id", "session_id", "number", "dealer", "record", "result", "voided", "version",
@@ -92,7 +103,10 @@ def _cursor(db):
 
 @lru_cache(maxsize=1)
 def _preparing_cursor_class():
-    from django.db.backends.postgresql.base import CursorDebugWrapper, ServerBindingCursor
+    from django.db.backends.postgresql.base import (
+        CursorDebugWrapper,
+        ServerBindingCursor,
+    )
     from django.db.backends.utils import CursorWrapper
 
     class PreparingCursor(ServerBindingCursor):

@@ -10,24 +10,30 @@ from __future__ import annotations
 import csv
 import json
 
-from django.http import HttpResponse, StreamingHttpResponse
 from django.db.models import Prefetch
+from django.http import HttpResponse, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.filters import OrderingFilter
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
-from .renderers import BrowsableAPIRenderer
-
-from . import draws, policy, results, services
-from .errors import Error, Invalid, NotFound
+from .. import policy, services
+from ..draws import services as draws
+from ..errors import Error, Invalid, NotFound
+from ..models import Club, Player, Seat, Table, Transfer
+from ..results import services as results
+from ..standings.metrics import METRICS
+from ..standings.selectors import event_money, standings_document, standings_stream
 from .filtering import FilterBackend
-from .models import Club, Player, Seat, Table, Transfer
-from .selectors import event_money, standings_document, standings_stream
-from .standings import METRICS
+from .renderers import BrowsableAPIRenderer
 from .serializers import (
     ClubSerializer,
     EventSerializer,
@@ -174,7 +180,7 @@ class JSONLinesRenderer(_PassThroughRenderer):
 class PolicyViewSet(viewsets.GenericViewSet):
     """A view set whose readers get the policy's querysets and whose writes call services.
 
-    ``permissions`` names the policy's permission of each action (tournaments/permissions.py); a
+    ``permissions`` names the policy's permission of each action (tournaments/api/permissions.py); a
     create or update is asked on its validated data (``policy.Change``: ``CreateMixin``, ``UpdateMixin``)
     before the service runs.
     """
@@ -414,7 +420,7 @@ class EventViewSet(JSONErrorsMixin, PolicyViewSet, mixins.ListModelMixin, mixins
     def export(self, request, pk=None, format=None):
         """The event as JSON Lines (``export.jsonl``): event, clubs, players, rounds, tables, sessions
         and every hand version. ``manage.py import_records`` reads it back."""
-        from .exchange import export_text
+        from ..results.exchange import export_text
 
         event = self.get_object()
         body = export_text(event, visibility=self.visibility)

@@ -1,7 +1,7 @@
 """The fewest repeated pairs any draw of a round can have: what a draw is measured against.
 
 ``repeat_lower_bound`` is the figure the draw's quality report gives beside the repeated pairs of
-the draw itself (``tournaments.draws``): a min-cost flow per earlier round (groups of players who
+the draw itself (``tournaments.draws.services``): a min-cost flow per earlier round (groups of players who
 sat together then, to the new tables), solved exactly by successive shortest paths.
 """
 from __future__ import annotations

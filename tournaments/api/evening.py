@@ -15,16 +15,22 @@ import inspect
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import policy, selectors, services
 from games.parsers import JSONParser
 
-from .api import ERROR_RESPONSES
-from .models import Player
+from .. import policy, services
+from ..models import Player
+from ..standings import selectors
+from .views import ERROR_RESPONSES
 
 
 class CheckinRequestSerializer(serializers.Serializer):

@@ -8,7 +8,7 @@ replaces its rows, in the caller's transaction, under the series' row lock (so t
 refreshes of one series run one after the other, the later one reading what the earlier one
 committed). It is called by every write that can move them:
 
-- a hand stored, corrected, voided or confirmed, a session abandoned (``tournaments.results``)
+- a hand stored, corrected, voided or confirmed, a session abandoned (``tournaments.results.services``)
   in an event of a series (whatever its publication or held rounds): after the event's sums
   changed, with the event's series read by a statement that follows the table's lock;
 - an event published or unpublished, attached, detached or moved, its standings metrics or its
@@ -37,7 +37,7 @@ from django.db import connection
 
 def held_rounds(events) -> list[int]:
     """The ids of the held rounds of ``events``, in order."""
-    from .models import Round
+    from ..models import Round
 
     ids = [event.pk for event in events]
     if not ids:
@@ -54,8 +54,8 @@ def basis(series, events, held: list[int]) -> list:
 
 def refresh(series_ids: Iterable[int | None]) -> None:
     """Recompute the public standings of ``series_ids`` (None ignored) and replace their rows."""
-    from . import policy
-    from .models import Series, SeriesStanding, SeriesStandingBasis
+    from .. import policy
+    from ..models import Series, SeriesStanding, SeriesStandingBasis
     from .selectors import series_event_keys, series_results, series_rows
 
     ids = sorted({int(pk) for pk in series_ids if pk is not None})
@@ -84,7 +84,7 @@ def series_of(event_ids: Iterable[int]) -> list[int]:
     PostgreSQL): a change moving one of them to another series (``services.event_update``) either
     commits first and is read here, or waits for this transaction and then refreshes with what it
     wrote."""
-    from .models import Event
+    from ..models import Event
 
     ids = sorted({int(pk) for pk in event_ids})
     if not ids:
@@ -106,7 +106,7 @@ def lock_tables(event_ids: Iterable[int]) -> None:
     """Lock the events' tables as a hand's write does (``sql.lock_table``): a change of what the
     public's series standings read waits for the hands being written and holds back new ones
     until it commits."""
-    from .models import Table
+    from ..models import Table
 
     ids = [int(pk) for pk in event_ids]
     if ids and connection.features.has_select_for_update:
@@ -118,7 +118,7 @@ def kept_rows(series, events) -> list | None:
     per_event), when they were computed over what the series is now (``events``: the public's,
     read now); None when not (written around the services, or never kept): then the caller
     computes them."""
-    from .models import Series, SeriesStanding, SeriesStandingBasis
+    from ..models import Series, SeriesStanding, SeriesStandingBasis
 
     found = (SeriesStandingBasis.objects.filter(series=series.pk)
              .values_list("basis", "series__scoring", "series__points_table", "series__best_of", "series__min_events")

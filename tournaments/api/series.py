@@ -18,11 +18,18 @@ from rest_framework.response import Response
 
 from games.catalog import GAMES
 
-from . import services
-from .api import ERROR_RESPONSES, CreateMixin, CSVRenderer, JSONErrorsMixin, PolicyViewSet, UpdateMixin
-from .models import Series
+from .. import services
+from ..models import Series
+from ..standings.selectors import series_document
 from .renderers import BrowsableAPIRenderer
-from .selectors import series_document
+from .views import (
+    ERROR_RESPONSES,
+    CreateMixin,
+    CSVRenderer,
+    JSONErrorsMixin,
+    PolicyViewSet,
+    UpdateMixin,
+)
 
 
 class SeriesSerializer(serializers.ModelSerializer):
@@ -50,7 +57,7 @@ class SeriesSerializer(serializers.ModelSerializer):
 
     def get_events(self, series) -> list[int]:
         visibility = self.context.get("visibility")
-        from .selectors import series_events
+        from ..standings.selectors import series_events
 
         return [event.pk for event in series_events(series, visibility=visibility)] if visibility else []
 

@@ -1,7 +1,24 @@
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-from . import account_api, api, evening_api, open_api, results_api, series_api
+from . import (
+    account as account_api,
+)
+from . import (
+    evening as evening_api,
+)
+from . import (
+    hands as results_api,
+)
+from . import (
+    open_nights as open_api,
+)
+from . import (
+    series as series_api,
+)
+from . import (
+    views as api,
+)
 
 router = DefaultRouter()
 router.register("clubs", api.ClubViewSet, basename="club")

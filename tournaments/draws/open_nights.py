@@ -17,12 +17,12 @@ from collections import Counter
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 
+from ..errors import Conflict, Error, Invalid
+from ..models import Event, Player, Seat, Session, Table
+from ..services import round_create, table_create
+from ..standings.selectors import present_players
 from . import seating
-from .errors import Conflict, Error, Invalid
-from .models import Event, Player, Seat, Session, Table
 from .seating.seat_order import seat_tables
-from .selectors import present_players
-from .services import round_create, table_create
 
 
 def _tables(events) -> list[tuple[int, ...]]:

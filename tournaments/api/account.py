@@ -6,8 +6,8 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import selectors
-from .evening_api import error_responses, operation
+from ..standings import selectors
+from .evening import error_responses, operation
 
 
 class OwnPlayerSerializer(serializers.Serializer):

@@ -11,24 +11,29 @@ from __future__ import annotations
 import re
 
 from django.http import Http404
-from rest_framework.generics import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status
 from rest_framework.decorators import action
+from rest_framework.generics import get_object_or_404
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api import RECORD_BODY, RECORD_EXAMPLES, AnswerField, RecordField
+from games.api import (
+    RECORD_BODY,
+    RECORD_EXAMPLES,
+    AnswerField,
+    RawJSONParser,
+    RecordField,
+)
 from games.api import REJECTED as RECORD_ERROR
-from games.api import RawJSONParser
 
-from . import policy, results
-from .api import ERROR_RESPONSES, PolicyViewSet
-from .errors import Invalid
-from .models import Hand, HandVersion, Table
+from .. import policy
+from ..errors import Invalid
+from ..models import Hand, HandVersion, Table
+from ..results import services as results
 from .serializers import NextHandSerializer
-
+from .views import ERROR_RESPONSES, PolicyViewSet
 
 
 class HandViewSerializer(serializers.Serializer):

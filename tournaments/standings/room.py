@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, Q
 
-from . import policy
-from .models import Event, Seat, Session
-from .progress import SessionRules, session_length
+from .. import policy
+from ..models import Event, Seat, Session
+from ..results.book import SessionRules, session_length
+from .metrics import SessionLine, StandingRow, standings
 from .selectors import SessionResult
-from .standings import SessionLine, StandingRow, standings
 from .series import trend
 
 

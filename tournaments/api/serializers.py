@@ -11,7 +11,7 @@ from rest_framework.relations import PKOnlyObject
 
 from games.catalog import GAMES
 
-from .models import Club, Event, Player, Round, Series, Session, Table
+from ..models import Club, Event, Player, Round, Series, Session, Table
 
 
 class UserIdField(serializers.PrimaryKeyRelatedField):

@@ -10,7 +10,7 @@ new write endpoint is closed until someone says who owns it.
 """
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from . import policy
+from .. import policy
 
 
 def permission_of(view) -> str | None:

@@ -28,7 +28,7 @@ from typing import Iterable, Sequence
 from games.catalog import GAMES
 from games.rules.maumau import settle
 
-from .progress import placements
+from ..results.book import placements
 
 MAX_SEATS = max(info.max_players for info in GAMES.values())
 PLACEMENT_SCALE = lcm(*((n - 1) * k for n in range(2, MAX_SEATS + 1) for k in range(1, n + 1)))
@@ -132,7 +132,7 @@ def apply(event_id: int, round_id: int, changes: list[tuple[int, tuple]]) -> Non
         return
     from django.db import connection
 
-    from .models import EventStanding, RoundStanding
+    from ..models import EventStanding, RoundStanding
 
     quote, vendor = connection.ops.quote_name, connection.vendor
     cte, params = changes_cte(vendor, quote, len(changes)), changes_params(vendor, changes)
@@ -146,7 +146,7 @@ def recompute(event_ids: Iterable[int], *, models=None) -> dict[tuple[int, int, 
     """The sums computed from the events' sessions and seats: (event, round, player) → FIELDS.
     ``models``: the model classes by name (a migration passes its historical ones)."""
     if models is None:
-        from .models import Event, Seat, Session
+        from ..models import Event, Seat, Session
     else:
         Event, Seat, Session = models["Event"], models["Seat"], models["Session"]
     ids = list(event_ids)
@@ -184,7 +184,7 @@ def rebuild(event_ids: Iterable[int], *, models=None) -> None:
     around the services, and the migrations' backfill. The public standings of their series
     follow (``series_sums.refresh``)."""
     if models is None:
-        from .models import EventStanding, RoundStanding
+        from ..models import EventStanding, RoundStanding
     else:
         RoundStanding, EventStanding = models["RoundStanding"], models.get("EventStanding")
     ids = list(event_ids)
@@ -210,7 +210,7 @@ def rebuild(event_ids: Iterable[int], *, models=None) -> None:
 
 def stored(event_ids: Iterable[int]) -> dict[tuple[int, int, int], tuple]:
     """The kept sums of the events, as ``recompute`` returns them (rows of zeros left out)."""
-    from .models import RoundStanding
+    from ..models import RoundStanding
 
     rows = RoundStanding.objects.filter(event__in=list(event_ids)).values_list("event_id", "round_id", "player_id",
                                                                                  *FIELDS)
@@ -219,7 +219,7 @@ def stored(event_ids: Iterable[int]) -> dict[tuple[int, int, int], tuple]:
 
 def stored_per_event(event_ids: Iterable[int]) -> dict[tuple[int, int], tuple]:
     """The kept per-event sums, as ``per_event(recompute(...))`` returns them."""
-    from .models import EventStanding
+    from ..models import EventStanding
 
     rows = EventStanding.objects.filter(event__in=list(event_ids)).values_list("event_id", "player_id", *FIELDS)
     return {tuple(row[:2]): tuple(row[2:]) for row in rows if any(row[2:])}

@@ -4,7 +4,7 @@ Each read takes the reader's ``policy.Visibility``: what he may not see (rounds 
 organiser holds back) is left out there, not here. Abandoned sessions never count.
 
 Sessions keep their totals and hand count, and each round its players' sums
-(``tournaments.results`` writes both with every hand), so these reads cost what they show: the
+(``tournaments.results.services`` writes both with every hand), so these reads cost what they show: the
 standings read the sums (one row per player and round), the tables and money the event's
 sessions and seats, whatever the club's history (a constant number of queries per read, none per
 session).
@@ -19,12 +19,24 @@ from django.db.models import Count, Exists, Max, OuterRef, Prefetch, Q, QuerySet
 
 from games.rules.maumau import settle
 
-from . import policy
-from .aggregates import FIELDS
-from .errors import Invalid, NotFound
-from .models import Attendance, Club, Event, EventStanding, Player, Round, RoundStanding, Seat, Session, Table, Transfer
-from .progress import SessionRules, session_length
-from .standings import StandingRow, Sums, metric_values, ranked
+from .. import policy
+from ..errors import Invalid, NotFound
+from ..models import (
+    Attendance,
+    Club,
+    Event,
+    EventStanding,
+    Player,
+    Round,
+    RoundStanding,
+    Seat,
+    Session,
+    Table,
+    Transfer,
+)
+from ..results.book import SessionRules, session_length
+from .metrics import StandingRow, Sums, metric_values, ranked
+from .sums import FIELDS
 
 
 @dataclass
@@ -79,7 +91,7 @@ def _metrics(event: Event) -> list[str]:
 
 def event_sums(event_ids, *, visibility: policy.Visibility) -> dict[int, dict[int, tuple[Sums, int]]]:
     """Event id → player id → (his ``Sums``, his Maumau cents) over the rounds this user sees:
-    one query over the kept sums (``tournaments/aggregates.py``), whatever the number of sessions
+    one query over the kept sums (``tournaments/standings/sums.py``), whatever the number of sessions
     and rounds: each player's event sums (``EventStanding``, every round) less his sums of the
     rounds this user may not see (rounds held back: few). Events this user does not see are left
     out, and players seated at no session with a hand he sees. Written as SQL (the visibility
@@ -291,7 +303,7 @@ def series_document(series, *, visibility: policy.Visibility) -> dict:
     """The series' standings as JSON (``GET /api/v1/series/{id}/standings/``).
 
     A reader who sees of the series what the public sees reads its kept standings
-    (``tournaments/series_sums.py``: one row per player, whatever the number of events); one who
+    (``tournaments/standings/series_sums.py``: one row per player, whatever the number of events); one who
     sees more (an organiser of an unpublished event or a held round of it, staff) has them
     computed over the events and rounds he sees (and so does everyone while the kept rows do not
     match the series: ``series_sums.kept_rows``). A constant number of queries either way."""

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Hashable, Sequence
 
-from .aggregates import PLACEMENT_SCALE
-from .progress import placements
+from ..results.book import placements
+from .sums import PLACEMENT_SCALE
 
 
 @dataclass(frozen=True)
@@ -118,7 +118,7 @@ class Played(Metric):
 
 @dataclass(frozen=True)
 class Sums:
-    """A player's sums over the sessions that count (``tournaments/aggregates.py`` keeps them per
+    """A player's sums over the sessions that count (``tournaments/standings/sums.py`` keeps them per
     round): every metric follows from them. ``placement`` is in units of
     ``aggregates.PLACEMENT_SCALE`` (an exact integer), so that ranking compares integers.
     ``seated``: sessions with a hand, finished or not; ``played``: finished ones."""

@@ -9,7 +9,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from django.utils import formats
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
-# Column headings of the standings metrics (tournaments/standings.py names them).
+# Column headings of the standings metrics (tournaments/standings/metrics.py names them).
 METRIC_LABELS = {
     "placement": gettext_lazy("Placement points"),
     "total": gettext_lazy("Total score"),

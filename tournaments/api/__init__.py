@@ -1,0 +1,1 @@
+"""The REST API under ``/api/v1/``: view sets and views, serializers, the permission class, filters, pages and renderers. HTTP lives here only: views call the services and read through ``policy.Visibility``."""

@@ -1,0 +1,1 @@
+"""Hands and their sessions: the pure session book (``book``), submission, corrections, voids and payments (``services``), the hand's statements (``sql``) and the event export and import (``exchange``)."""
