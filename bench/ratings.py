@@ -25,8 +25,13 @@ import time
 
 from ratings.generated import generate_league
 from ratings.league import rate_league, warm_up
-from ratings.model import NEW_PLAYER, Session, pairwise_hits, rate_session, ranks_from_totals
-
+from ratings.model import (
+    NEW_PLAYER,
+    Session,
+    pairwise_hits,
+    ranks_from_totals,
+    rate_session,
+)
 
 REPEATS = 3  # each timing is the best of three runs (machines are noisy)
 

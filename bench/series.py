@@ -7,7 +7,7 @@ for small ones (issue 24), before and after the kept round sums, in one run.
 ``--players`` players and ``--few`` + ``--events`` evenings of Mü, each of 3 rounds at tables of
 4 with a finished session per table (and their sums, ``aggregates.rebuild``), the first ``--few``
 attached to one series and the others to a second one of the same scoring (and their kept public
-standings, ``series_sums.refresh``); then reads each series' standings document
+standings, ``series_standings.refresh``); then reads each series' standings document
 (``selectors.series_document``, what ``GET /api/v1/series/{id}/standings/`` answers) with the
 public's visibility, the two series' reads interleaved so that both meet the same load: the p50
 of ``--repeats`` in-process reads of each and the queries of one read, today's and before (every
@@ -76,7 +76,7 @@ def _season(events: int, players: int, rng: random.Random):
                                      for t, group in zip(tables, groups) for k, p in enumerate(group))
             Session.objects.bulk_create(Session(table=t, status="finished", hand_count=12,
                                                 totals=[rng.randrange(0, 300, 5) for _ in range(4)]) for t in tables)
-    from tournaments.standings.sums import rebuild
+    from tournaments.standings.series_standings import rebuild
 
     rebuild([event.pk for event in evenings])  # sessions written around the services: their sums
     return series, evenings
@@ -87,8 +87,8 @@ def _scan_series_results(series, *, visibility):
     session and seat of its events (the reference of "before")."""
     from tournaments.models import Seat, Session
     from tournaments.standings.metrics import SessionLine, standings
-    from tournaments.standings.selectors import series_events
     from tournaments.standings.series import EventResult
+    from tournaments.standings.series_standings import series_events
 
     events = series_events(series, visibility=visibility)
     ids = [event.pk for event in events]
@@ -116,7 +116,7 @@ def _scan_series_results(series, *, visibility):
 
 
 def _scan_series_document(series, *, visibility) -> dict:
-    from tournaments.standings.selectors import series_rows
+    from tournaments.standings.series_standings import series_rows
 
     events, results = _scan_series_results(series, visibility=visibility)
     rows = series_rows(series, results)
@@ -133,7 +133,7 @@ def _measure(pair, repeats: int, read=None) -> list[tuple[float, int]]:
     from django.test.utils import CaptureQueriesContext
 
     from tournaments import policy
-    from tournaments.standings.selectors import series_document
+    from tournaments.standings.series_standings import series_document
 
     read = read or series_document
     visibility = policy.public()
@@ -168,7 +168,7 @@ def _big_event(sessions: int, players: int, rng: random.Random):
         Session,
         Table,
     )
-    from tournaments.standings.sums import rebuild
+    from tournaments.standings.series_standings import rebuild
 
     players -= players % 4
     with transaction.atomic():
@@ -310,7 +310,7 @@ def main(argv=None) -> dict:
     from django.db import connection, transaction
 
     from tournaments.models import Event, Series
-    from tournaments.standings.series_sums import refresh
+    from tournaments.standings.series_standings import refresh
 
     call_command("migrate", verbosity=0)
     call_command("createcachetable")  # the pages' cache when no REDIS_URL is set

@@ -36,7 +36,15 @@ import numpy as np
 
 from .chances import DEFAULT_SCALE, Scale, point_estimate, room_chances
 from .kernel import SECONDS_PER_DAY
-from .model import NEW_PLAYER, DecayConfig, Rating, Session, decayed_sigma, rate_many
+from .model import (
+    BETA,
+    NEW_PLAYER,
+    DecayConfig,
+    Rating,
+    Session,
+    decayed_sigma,
+    rate_many,
+)
 
 BINS = 10
 CHUNK = 256  # tables per vectorised pass of room_chances
@@ -189,8 +197,6 @@ def fit_scale(tables: Sequence[Sequence[Rating]], outcomes: Sequence[Sequence[fl
     tables: the default scale."""
     if len(tables) < MIN_FIT:
         return DEFAULT_SCALE
-    from .model import BETA
-
     sizes = np.array([len(table) for table in tables])
     mus = np.zeros((len(tables), WIDTH_OF_TABLES))
     wins = np.zeros_like(mus)

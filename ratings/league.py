@@ -17,16 +17,14 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Sequence
 from itertools import chain
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from games.catalog import GAMES
 
 from .kernel import MU, SIGMA, rate_rows
-
-if TYPE_CHECKING:  # model imports this module (model.rate_many)
-    from .model import DecayConfig, Rating, Session
+from .values import DecayConfig, Rating, Session
 
 WIDTH = max(game.max_players for game in GAMES.values())  # the most players a session of any game has
 

@@ -21,12 +21,12 @@ from the sessions' finish times, never from the clock, so a recompute gives the 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from typing import NamedTuple
 
 import numpy as np
 
 from . import kernel, league
 from .kernel import BETA, KAPPA, MU, SIGMA, TAU
+from .values import NEW_PLAYER, DecayConfig, Rating, Session
 
 __all__ = [
     "MU",
@@ -46,35 +46,9 @@ __all__ = [
     "pairwise_hits",
 ]
 
-Rating = tuple[float, float]
-"""``(mu, sigma)``"""
-
-NEW_PLAYER: Rating = (MU, SIGMA)
-
 # Displayed rating: one beta of skill is a 76 % head-to-head win chance, as 200 Elo points are.
 DISPLAY_BASE = 1000
 DISPLAY_POINTS_PER_MU = 200 / BETA  # 48.0
-
-
-class Session(NamedTuple):
-    """One finished session: its players, their session totals (same order), and when it ended.
-
-    ``finished_at`` is a POSIX timestamp in seconds (``datetime.timestamp()``); only the decay
-    reads it.
-    """
-
-    players: Sequence[Hashable]
-    totals: Sequence[float]
-    finished_at: float = 0.0
-
-
-class DecayConfig(NamedTuple):
-    """Inactivity decay: sigma² grows by ``variance_per_day`` for each day without a session,
-    never beyond the initial sigma (a long absence makes a player as uncertain as a new one,
-    not more)."""
-
-    variance_per_day: float
-    sigma_cap: float = SIGMA
 
 
 def ranks_from_totals(totals: Sequence[float]) -> list[int]:

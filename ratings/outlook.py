@@ -21,7 +21,19 @@ from django.db.models import Max
 
 from tournaments.models import Seat, Session, Table
 
-from .calibration import MIN_FIT, REFIT, WINDOW, fit_scale, observed_wins, trusted
+from .calibration import (
+    METHODS,
+    MIN_FIT,
+    REFIT,
+    WINDOW,
+    Report,
+    fit_scale,
+    observed_wins,
+    predict,
+    reliability,
+    score,
+    trusted,
+)
 from .chances import DEFAULT_SCALE, Chance, Scale, room_chances
 from .model import NEW_PLAYER
 from .models import PoolEntry, Rating, RatingHistory
@@ -297,8 +309,6 @@ def recent_calibration(game: str, sessions: int = PAGE_SESSIONS):
     (``RatingHistory``) and with the scale the pool had fitted then (``scale_of_block``): what
     ``manage.py calibration_report`` finds by replaying, without the replay. Cached until the
     pool changes."""
-    from .calibration import METHODS, Report, predict, reliability, score
-
     last = PoolEntry.objects.filter(game=game).order_by("-position").values_list("position", flat=True).first()
     if last is None:
         return None

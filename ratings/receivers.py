@@ -11,16 +11,16 @@ import logging
 from django.db import transaction
 from django.dispatch import receiver
 
+from tournaments.models import Event, Session
 from tournaments.signals import results_visibility_changing, session_result_changing
 
 from . import outbox
+from .tasks import pool_sync
 
 logger = logging.getLogger(__name__)
 
 
 def queue_sync(game: str) -> None:
-    from .tasks import pool_sync
-
     try:
         # Nobody waits for this result: without a result backend call, a dead broker fails fast.
         pool_sync.apply_async(args=[game], ignore_result=True)
@@ -38,13 +38,9 @@ def _request(game: str | None) -> None:
 
 @receiver(session_result_changing)
 def session_changing(sender, session_id: int, **kwargs) -> None:
-    from tournaments.models import Session
-
     _request(Session.objects.filter(pk=session_id).values_list("table__round__event__game", flat=True).first())
 
 
 @receiver(results_visibility_changing)
 def visibility_changing(sender, event_id: int, **kwargs) -> None:
-    from tournaments.models import Event
-
     _request(Event.objects.filter(pk=event_id).values_list("game", flat=True).first())

@@ -8,14 +8,13 @@ from __future__ import annotations
 from django.db.models import F, QuerySet, Window
 from django.db.models.functions import Rank
 
+from .model import displayed_rating
 from .models import Rating, RatingHistory
 
 TREND_EVENTS = 5  # the trend is the change of the displayed rating over the last 5 rating events
 
 
 def displayed(mu: float, sigma: float) -> int:
-    from .model import displayed_rating
-
     return displayed_rating(mu, sigma)
 
 

@@ -1,11 +1,11 @@
 """Celery tasks of the ratings: fetch ids, call the service (HackSoft). Idempotent by design."""
 from celery import shared_task
 
+from . import outbox, outlook
+
 
 @shared_task(name="ratings.pool_sync", acks_late=True)
 def pool_sync(game: str) -> dict:
-    from . import outbox, outlook
-
     result = outbox.sync(game)
     outlook.pool_scale(game)  # fit the chances' scale when the pool has grown by a block (cached)
     return result
@@ -14,6 +14,4 @@ def pool_sync(game: str) -> dict:
 @shared_task(name="ratings.catch_up", acks_late=True, ignore_result=True)
 def catch_up() -> dict:
     """Celery beat's periodic task: sync every pool with a request left over (ratings/outbox.py)."""
-    from . import outbox
-
     return {game: outbox.sync(game)["rated"] for game in outbox.games_behind()}

@@ -374,7 +374,7 @@ class EventStanding(PlayerSums):
 
 class SeriesStanding(models.Model):
     """One row of a series' standings as the public reads them (``tournaments/standings/series.py`` over
-    the events' public results), in ranking order (``position``): kept by ``series_sums.refresh``
+    the events' public results), in ranking order (``position``): kept by ``series_standings.refresh``
     in the transaction of every change that can move them (a hand of one of its published events,
     holding a round, publishing, attaching or moving an event, the series' scoring). Readers who
     see more than the public (an event's organisers) compute theirs."""
@@ -395,7 +395,7 @@ class SeriesStanding(models.Model):
 
 class SeriesStandingBasis(models.Model):
     """What a series' kept standings (``SeriesStanding``) were computed over: its scoring and the
-    public's events, their metrics and held rounds (``series_sums.basis``). A reader uses the kept
+    public's events, their metrics and held rounds (``series_standings.basis``). A reader uses the kept
     rows only while the series still matches it, so a change written around the services (an
     import, the admin) makes the standings computed again rather than read stale."""
 

@@ -16,17 +16,23 @@ the same name on the sheet, the table card, the room screen, the standings and t
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable, Protocol
 
 from django.db.models import BooleanField, Case, Q, Value, When
 
 from .models import Membership, Player
 
-if TYPE_CHECKING:
-    from .policy import Visibility
+
+class Viewer(Protocol):
+    """What the rule needs of a reader (``policy.Visibility`` is one): whether he is staff, and
+    the players whose real names he sees. ``policy`` imports this module, not the other way."""
+
+    staff: bool
+
+    def real_names_q(self) -> Q: ...
 
 
-def shown_names(visibility: Visibility, players: Iterable[Player | int]) -> dict[int, str]:
+def shown_names(visibility: Viewer, players: Iterable[Player | int]) -> dict[int, str]:
     """Player id → the name ``visibility``'s user sees, namesakes told apart (the module's rule)."""
     ids = {p if isinstance(p, int) else p.pk for p in players}
     if not ids:
@@ -58,7 +64,7 @@ def shown_names(visibility: Visibility, players: Iterable[Player | int]) -> dict
     return names
 
 
-def _seen(visibility: Visibility, players) -> list[dict]:
+def _seen(visibility: Viewer, players) -> list[dict]:
     """The players' name fields with ``real``: whether this viewer sees the real name."""
     real = Value(True) if visibility.staff else Case(
         When(visibility.real_names_q(), then=Value(True)), default=Value(False), output_field=BooleanField())

@@ -70,6 +70,7 @@ from .models import (
     Table,
     Transfer,
 )
+from .names import shown_names
 
 # --- predicates -------------------------------------------------------------------------------
 
@@ -466,7 +467,7 @@ class Visibility:
     def sees_as_public(self, events) -> bool:
         """Whether of ``events`` (this user's, from ``events()``) he sees exactly what the public
         sees: all of them published and none of their held rounds shown to him. The public's
-        series standings are kept (``tournaments/standings/series_sums.py``); he may read those."""
+        series standings are kept (``tournaments/standings/series_standings.py``); he may read those."""
         if not self.authenticated:
             return True
         if any(not event.published for event in events):
@@ -560,8 +561,6 @@ class Visibility:
     def names(self, players) -> dict[int, str]:
         """Player id → ``name``, namesakes told apart (``tournaments/names.py``): the names every
         page, sheet, card and export shows people."""
-        from .names import shown_names
-
         return shown_names(self, players)
 
     def filter_by_name(self, players: QuerySet[Player], text: str) -> QuerySet[Player]:

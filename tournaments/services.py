@@ -39,7 +39,8 @@ from .models import (
     Table,
 )
 from .signals import announce_results_visibility_changed
-from .standings import series_sums
+from .standings import series_standings
+from .standings.metrics import METRICS
 
 EVENT_FIELDS = (
     "name", "game", "starts_on", "published", "mu_target_score", "mu_fixed_deals",
@@ -276,8 +277,6 @@ def _check_event(event: Event) -> None:
             Event._meta.get_field(name).run_validators(value)
         except ValidationError as error:
             raise Invalid(" ".join(error.messages), field=name) from None
-    from .standings.metrics import METRICS
-
     names = [name for name in event.standings_metrics.split(",") if name]
     if not names or any(name not in METRICS for name in names):
         raise Invalid(f"unknown standings metric; known: {', '.join(METRICS)}", field="standings_metrics")
@@ -297,9 +296,9 @@ def event_update(
     """Change an event. ``series``: attach it to a series of its club and game, or detach it (None)."""
     if series is not _UNCHANGED:
         # Hands being written finish first, and new ones wait: each then finds its event's series
-        # as it is after this change (tournaments/standings/series_sums.py). Before the event's row lock: a
+        # as it is after this change (tournaments/standings/series_standings.py). Before the event's row lock: a
         # hand's write may need that row (its new sums rows refer to the event).
-        series_sums.lock_tables([event.pk])
+        series_standings.lock_tables([event.pk])
     # FOR NO KEY UPDATE: the rows that a hand's write adds refer to the event (their keys are
     # checked at its commit) and must not wait on this lock while this change waits on their series.
     event = Event.objects.select_for_update(no_key=True).get(pk=event.pk)
@@ -324,7 +323,7 @@ def event_update(
     _check_event(event)
     event.save()
     if {"series", "published", "standings_metrics", "starts_on"} & set(before):
-        series_sums.refresh([old_series, event.series_id])
+        series_standings.refresh([old_series, event.series_id])
     ids = {"club": event.club_id, "series": event.series_id}
     after = {name: ids[name] if name in ids else getattr(event, name) for name in before}
     if organisers is not None:
@@ -414,7 +413,7 @@ def round_set_results_held(*, round_: Round, held: bool, by_user, reason: str = 
         return round_
     round_.results_held = held
     round_.save(update_fields=["results_held"])
-    series_sums.refresh_for_events([round_.event_id])  # the public's series standings gain or lose the round
+    series_standings.refresh_for_events([round_.event_id])  # the public's series standings gain or lose the round
     audit.record(actor=by_user, via=via, action=audit.Action.ROUND_HELD if held else audit.Action.ROUND_RELEASED,
                  obj=round_, event=round_.event_id, reason=reason,
                  before={"results_held": not held}, after={"results_held": held})
@@ -610,7 +609,7 @@ def series_update(*, series: Series, by_user, via: str = "api", **changes) -> Se
     _check_series(series)
     series.save()
     if {"scoring", "points_table", "best_of", "min_events"} & set(before):
-        series_sums.refresh([series.pk])
+        series_standings.refresh([series.pk])
     audit.record(actor=by_user, via=via, action=audit.Action.SERIES_CHANGED, obj=series,
                  before=_plain(before), after=_plain({name: getattr(series, name) for name in before}))
     return series

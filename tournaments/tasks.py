@@ -1,4 +1,7 @@
 from celery import shared_task
+from django.conf import settings
+
+from .management.backups import backup
 
 
 @shared_task(name="tournaments.ping")
@@ -12,8 +15,4 @@ def ping(payload: str) -> dict:
 @shared_task(name="tournaments.backup_database", ignore_result=True)
 def backup_database() -> str:
     """Beat's scheduled backup (``BACKUP_DIR``, ``BACKUP_SCHEDULE``) into the worker's BACKUP_DIR."""
-    from django.conf import settings
-
-    from tournaments.management.backups import backup
-
     return str(backup(settings.BACKUP_DIR))

@@ -10,8 +10,8 @@ from django.utils.translation import gettext_lazy as _
 from games.catalog import GAMES
 from tournaments import policy
 from tournaments.models import Player, Series
-from tournaments.standings.selectors import series_results, series_rows
 from tournaments.standings.series import trend
+from tournaments.standings.series_standings import series_results, series_rows
 
 SCORING_HELP = {
     "placement": _("Series points per event: the number of ranked players minus the rank plus one "

@@ -49,6 +49,7 @@ from tournaments.standings.selectors import (
 )
 
 from .charts import ChartPoint, ReliabilityPoint, rating_chart, reliability_chart
+from .series import player_series, series_context
 
 
 def session_word(game: str) -> str:
@@ -301,8 +302,6 @@ def screen_context(event: Event, page: int = 1) -> dict:
             })
     series = None
     if event.series_id is not None and public.series().filter(pk=event.series_id).exists():
-        from .series import series_context
-
         whole = series_context(event.series)
         series = {"series": event.series, "standings": whole["standings"][:SCREEN_SERIES_ROWS],
                   "more": max(0, len(whole["standings"]) - SCREEN_SERIES_ROWS)}
@@ -421,8 +420,6 @@ def player_detail(request, pk: int):
          "session_word": session_word(event.game)}
         for event in events
     ]
-    from .series import player_series
-
     return render(request, "pages/player.html", {
         "player": player, "shown_name": shown_name, "clubs": clubs, "ratings": ratings, "events": event_views,
         "games": games(), "series": player_series(player),

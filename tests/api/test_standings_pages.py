@@ -20,7 +20,7 @@ def _sessions(event, tables, totals):
     """Finished sessions written around the services (``totals`` per table), then the event's
     sums rebuilt, as an import does."""
     from tournaments.models import Session
-    from tournaments.standings.sums import rebuild
+    from tournaments.standings.series_standings import rebuild
 
     Session.objects.bulk_create(Session(table=table, status="finished", totals=list(totals), hand_count=4)
                                 for table in tables)

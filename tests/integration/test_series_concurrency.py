@@ -1,6 +1,6 @@
 """The public's kept series standings stay right when hands are written while the event is
 attached and detached, published and unpublished and its round held and released at the same
-time (PostgreSQL: real row locks; tournaments/standings/series_sums.py)."""
+time (PostgreSQL: real row locks; tournaments/standings/series_standings.py)."""
 from __future__ import annotations
 
 import random

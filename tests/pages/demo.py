@@ -28,7 +28,7 @@ def play_table(table, *, rng: random.Random, finished_at: datetime.datetime, han
         session_rules,
         session_totals,
     )
-    from tournaments.standings.sums import rebuild
+    from tournaments.standings.series_standings import rebuild
 
     event = table.round.event
     seats = list(table.seats.order_by("position").values_list("player_id", flat=True))

@@ -10,7 +10,7 @@ from django.test import Client
 
 from tests.conftest import client_for
 from tournaments.models import AuditEntry, Event, Series
-from tournaments.standings.sums import rebuild
+from tournaments.standings.series_standings import rebuild
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The public's kept series standings (``tournaments/standings/series_sums.py``) and the kept per-event sums
+"""The public's kept series standings (``tournaments/standings/series_standings.py``) and the kept per-event sums
 stay equal to a computation from the events' round sums after random sequences of every write
 that moves them: hands submitted, corrected, voided, confirmed, sessions abandoned, rounds held
 and released, events published and unpublished, attached, detached and re-ranked, the series'
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 def _computed(series):
     """The public's series standings computed from the events' sums (not the kept rows)."""
     from tournaments import policy
-    from tournaments.standings.selectors import series_results, series_rows
+    from tournaments.standings.series_standings import series_results, series_rows
 
     _, results = series_results(series, visibility=policy.public())
     return [(row.player, row.rank, row.points, row.played, row.wins,
@@ -29,8 +29,7 @@ def _computed(series):
 
 def _kept(series):
     from tournaments import policy
-    from tournaments.standings.selectors import series_event_keys
-    from tournaments.standings.series_sums import kept_rows
+    from tournaments.standings.series_standings import kept_rows, series_event_keys
 
     return kept_rows(series, series_event_keys(series, visibility=policy.public()))
 
@@ -71,7 +70,7 @@ def test_kept_series_standings_equal_a_recomputation_after_random_writes(world, 
         series_update,
     )
     from tournaments.standings import sums as aggregates
-    from tournaments.standings.selectors import series_document
+    from tournaments.standings.series_standings import series_document
 
     rng = random.Random(seed)
     organiser = world.club_organiser
@@ -172,8 +171,8 @@ def test_a_change_written_around_the_services_is_not_read_from_the_kept_rows(wor
     from tournaments.models import Event, Round, Series
     from tournaments.results.services import Entry, hand_submit
     from tournaments.services import event_update, series_create
-    from tournaments.standings import sums as aggregates
-    from tournaments.standings.selectors import series_document
+    from tournaments.standings import series_standings
+    from tournaments.standings.series_standings import series_document
 
     rng = random.Random(7)
     series = series_create(by_user=world.club_organiser, club=world.club, name="S", game="mu", min_events=1)
@@ -194,7 +193,7 @@ def test_a_change_written_around_the_services_is_not_read_from_the_kept_rows(wor
         row[:1] + row[2:3] for row in _computed(Series.objects.get(pk=series.pk))]
     Round.objects.filter(event=event).update(results_held=True)
     assert _kept(series) is None
-    aggregates.rebuild([event.pk])  # what data written around the services calls: kept again
+    series_standings.rebuild([event.pk])  # what data written around the services calls: kept again
     assert _kept(series) == _computed(series) == []
 
 
@@ -204,7 +203,7 @@ def test_the_public_series_read_takes_as_many_queries_for_many_events_as_for_few
     from tournaments.models import Event
     from tournaments.results.services import Entry, hand_submit
     from tournaments.services import event_create, event_update, series_create
-    from tournaments.standings.selectors import series_document
+    from tournaments.standings.series_standings import series_document
 
     rng = random.Random(3)
     organiser = world.club_organiser

@@ -9,7 +9,7 @@ from tests.conftest import client_for
 from tournaments import services
 from tournaments.draws import open_nights, seating
 from tournaments.models import AuditEntry, Event, Round, Series, Session
-from tournaments.standings.sums import rebuild
+from tournaments.standings.series_standings import rebuild
 
 pytestmark = pytest.mark.django_db
 

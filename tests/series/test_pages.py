@@ -11,7 +11,7 @@ from django.test import Client
 
 from tournaments.models import Event, Round, Series, Session
 from tournaments.services import table_create
-from tournaments.standings.sums import rebuild
+from tournaments.standings.series_standings import rebuild
 
 
 def _season(world):

@@ -23,8 +23,7 @@ from tournaments.models import (
     Session,
     Table,
 )
-from tournaments.standings.selectors import series_document
-from tournaments.standings.sums import rebuild
+from tournaments.standings.series_standings import rebuild, series_document
 
 POINTS_TABLE = [25, 18, 15, 12, 10, 8, 6, 4, 2, 1]
 

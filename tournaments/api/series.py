@@ -20,7 +20,7 @@ from games.catalog import GAMES
 
 from .. import services
 from ..models import Series
-from ..standings.selectors import series_document
+from ..standings.series_standings import series_document, series_events
 from .renderers import BrowsableAPIRenderer
 from .views import (
     ERROR_RESPONSES,
@@ -57,8 +57,6 @@ class SeriesSerializer(serializers.ModelSerializer):
 
     def get_events(self, series) -> list[int]:
         visibility = self.context.get("visibility")
-        from ..standings.selectors import series_events
-
         return [event.pk for event in series_events(series, visibility=visibility)] if visibility else []
 
 

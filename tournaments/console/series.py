@@ -16,7 +16,7 @@ from games.catalog import GAME_CHOICES
 from .. import policy, services
 from ..errors import DomainError
 from ..models import Club, Series
-from ..standings.selectors import series_document
+from ..standings.series_standings import series_document
 from .views import (
     VIA,
     _form_status,

@@ -34,7 +34,7 @@ from ..models import (
     Table,
 )
 from ..services import EVENT_FIELDS, _check_event
-from ..standings import sums as aggregates
+from ..standings import series_standings
 from .services import HAND_STATE_FIELDS
 
 FORMAT = "stich-event/1"
@@ -216,7 +216,7 @@ def import_lines(lines: Iterable[str], *, progress=None, by_user=None, via: str 
             if finished_at[session.pk]:  # when it finished, not when it was imported
                 session.finished_at = parse_datetime(finished_at[session.pk])
                 session.save(update_fields=["finished_at"])
-        aggregates.rebuild([event.pk])  # sessions abandoned above: the sums from what is stored now
+        series_standings.rebuild([event.pk])  # sessions abandoned above: the sums from what is stored now
         audit.record(actor=by_user, via=via, action=audit.Action.EVENT_IMPORTED, obj=event, event=event,
                      after={"format": FORMAT, "sessions": len(ids["session"]), "players": len(ids["player"])})
     return event

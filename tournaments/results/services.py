@@ -39,7 +39,7 @@ from ..models import (
     Transfer,
 )
 from ..signals import announce_session_result_changed, announce_table_results_changed
-from ..standings import series_sums
+from ..standings import series_standings
 from ..standings import sums as aggregates
 from . import sql
 from .book import (
@@ -221,7 +221,7 @@ def hand_submit(*, table_id: int, entry: Entry, by_user=None, idempotency_key: s
 
     An event with second-player confirmation counts a hand entered by a seat once another seat
     confirms it; an organiser's entry needs no confirmation. In an event of a series, the
-    series' public standings are recomputed after the third statement (``series_sums.refresh``).
+    series' public standings are recomputed after the third statement (``series_standings.refresh``).
     """
     print_ = ""
     try:
@@ -300,7 +300,7 @@ def _store_next(
     before = aggregates.session_contribution(session, state.players, event)
     changed += _settle(session, rules=rules, count=hand.number, new_totals=add_hand(kept, played(hand)))
     changes = aggregates.difference(before, aggregates.session_contribution(session, state.players, event))
-    series_sums.refresh([sql.store_hand(hand, version, session, changed,
+    series_standings.refresh([sql.store_hand(hand, version, session, changed,
                                         standings=(event.pk, session.table.round_id, changes))])
     _settled(session, rules, was=was, hands=None)
     waiting = state.waiting + hand.unconfirmed
@@ -333,7 +333,7 @@ def _keep_standings(session: Session, players: list[int], before: dict) -> None:
     changes = aggregates.difference(before, aggregates.session_contribution(session, players, event))
     aggregates.apply(event.pk, session.table.round_id, changes)
     if changes:
-        series_sums.refresh_for_events([event.pk])  # its series' public standings (read after the table's lock)
+        series_standings.refresh_for_events([event.pk])  # its series' public standings (read after the table's lock)
 
 
 def _settle(session: Session, *, rules: SessionRules, count: int, new_totals: list[int]) -> list[str]:
@@ -494,9 +494,9 @@ def _resettle(session: Session, hand: Hand, rules: SessionRules) -> dict:
 def settle_stored(session: Session) -> None:
     """Settle ``session`` over its stored hands, for hands written outside the services (an
     import, generated data): totals, hand count, status and money as a submission leaves them;
-    its event's standings sums are computed anew (``aggregates.rebuild``)."""
+    its event's standings sums are computed anew (``series_standings.rebuild``)."""
     _settle_session(session, list(session.hands.order_by("number")))
-    aggregates.rebuild([session.table.round.event_id])
+    series_standings.rebuild([session.table.round.event_id])
 
 
 def _new_version(hand: Hand, *, record, result, voided: bool, by_user, reason: str) -> None:

@@ -308,7 +308,7 @@ def store_hand(hand: Hand, version: HandVersion, session: Session, fields: list[
     players' round and event sums (``standings``: event id, round id, ``aggregates.difference``): on
     PostgreSQL in one statement (data-modifying WITH), elsewhere in up to five. Returns, when the
     sums changed, the series the event counts for (read by this statement, after the table's
-    lock: ``series_sums``), else None."""
+    lock: ``series_standings``), else None."""
     db = _db()
     changes = standings[2] if standings else []
     if db.vendor != "postgresql":

@@ -1,1 +1,1 @@
-"""Reads of results: the metrics of a ranking (``metrics``), the kept per-player sums (``sums``), the readers' selectors (``selectors``), series (``series``, ``series_sums``), the room screen's reads (``room``) and how numbers are shown (``display``)."""
+"""Reads of results: the metrics of a ranking (``metrics``), the kept per-player sums (``sums``), the readers' selectors (``selectors``), series (``series``, ``series_standings``), the room screen's reads (``room``) and how numbers are shown (``display``)."""

@@ -14,10 +14,18 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import lcm
 from typing import Hashable, Sequence
 
+from games.catalog import GAMES
+
 from ..results.book import placements
-from .sums import PLACEMENT_SCALE
+
+MAX_SEATS = max(info.max_players for info in GAMES.values())
+# Placement points are fractions whose denominators divide ``(n − 1) · k`` for a table of ``n``
+# seats with ``k`` tied players: the kept sums hold them as integers times this multiple of every
+# such denominator (``sums``), so they add up and compare exactly.
+PLACEMENT_SCALE = lcm(*((n - 1) * k for n in range(2, MAX_SEATS + 1) for k in range(1, n + 1)))
 
 
 @dataclass(frozen=True)

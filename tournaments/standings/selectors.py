@@ -85,7 +85,7 @@ def player_session_results(player: Player, *, visibility: policy.Visibility) -> 
     ]
 
 
-def _metrics(event: Event) -> list[str]:
+def event_metrics(event: Event) -> list[str]:
     return [name for name in event.standings_metrics.split(",") if name]
 
 
@@ -127,7 +127,7 @@ def _event_rows(event: Event, visibility: policy.Visibility, *, values: bool = T
     their metrics' values (``with_values`` adds them to the rows shown: a page of a long event)."""
     found = event_sums([event.pk], visibility=visibility).get(event.pk, {})
     sums = {player: kept for player, (kept, _) in found.items()}
-    rows = ranked(sums, _metrics(event), values=values)
+    rows = ranked(sums, event_metrics(event), values=values)
     return rows, {player: cents for player, (_, cents) in found.items()}, sums
 
 
@@ -209,7 +209,7 @@ def standings_document(event: Event, *, visibility: policy.Visibility, page: int
             number = pages
         paging = {"count": len(rows), "page": number, "pages": pages, "page_size": size}
         rows = rows[(number - 1) * size:number * size]
-    metrics = _metrics(event)
+    metrics = event_metrics(event)
     rows = _with_values(rows, sums, metrics)  # the values of the rows shown only
     names = visibility.names([row.player for row in rows])
     document = {
@@ -224,7 +224,7 @@ def standings_stream(event: Event, *, visibility: policy.Visibility, chunk: int 
     """The standings document's metrics, then its rows one by one, every row of the event: what a
     CSV streams. Names are looked up ``chunk`` rows at a time."""
     rows, cents, sums = _event_rows(event, visibility, values=False)
-    metrics = _metrics(event)
+    metrics = event_metrics(event)
     yield metrics
     for first in range(0, len(rows), chunk):
         part = _with_values(rows[first:first + chunk], sums, metrics)
@@ -244,94 +244,6 @@ def present_players(event: Event) -> list[int]:
         Attendance.objects.filter(event=event, present=True).order_by("checked_in_at", "player_id")
         .values_list("player_id", flat=True)
     )
-
-
-# --- series -------------------------------------------------------------------------------------
-
-def _series_events(series, visibility: policy.Visibility):
-    """The series' events this user sees, in date order (undated last, then as created)."""
-    from django.db.models import F
-
-    return visibility.events().filter(series=series).order_by(F("starts_on").asc(nulls_last=True), "id")
-
-
-def series_events(series, *, visibility: policy.Visibility) -> list[Event]:
-    """The series' events this user sees, in date order (undated last, then as created)."""
-    return list(_series_events(series, visibility))
-
-
-@dataclass(frozen=True)
-class EventKey:
-    """What a series' standings need of an event: its id, whether it is published, its metrics."""
-
-    pk: int
-    published: bool
-    standings_metrics: str
-
-
-def series_event_keys(series, *, visibility: policy.Visibility) -> list[EventKey]:
-    """``series_events`` as ``EventKey``: the same events in the same order, read as plain values."""
-    return [EventKey(*row) for row in
-            _series_events(series, visibility).values_list("pk", "published", "standings_metrics")]
-
-
-def series_results(series, *, visibility: policy.Visibility, events: list[Event] | None = None):
-    """Each visible event of the series as its own standings rank it (``series.EventResult``), in
-    date order. Two queries whatever the number of events (the events, and their players' kept
-    round sums over the rounds this user sees: ``event_sums``), and the same ranking as
-    ``event_standings``."""
-    from .series import EventResult
-
-    events = series_events(series, visibility=visibility) if events is None else events
-    sums = event_sums([event.pk for event in events], visibility=visibility)
-    results = []
-    for event in events:
-        kept = {player: values for player, (values, _) in sums.get(event.pk, {}).items()}
-        ranks = {row.player: row.rank for row in ranked(kept, _metrics(event), values=False)}
-        results.append(EventResult(event.pk, ranks, {player: values.total for player, values in kept.items()}))
-    return events, results
-
-
-def series_rows(series, results):
-    from .series import series_standings
-
-    return series_standings(results, scoring=series.scoring, points_table=series.points_table,
-                            best_of=series.best_of, min_events=series.min_events)
-
-
-def series_document(series, *, visibility: policy.Visibility) -> dict:
-    """The series' standings as JSON (``GET /api/v1/series/{id}/standings/``).
-
-    A reader who sees of the series what the public sees reads its kept standings
-    (``tournaments/standings/series_sums.py``: one row per player, whatever the number of events); one who
-    sees more (an organiser of an unpublished event or a held round of it, staff) has them
-    computed over the events and rounds he sees (and so does everyone while the kept rows do not
-    match the series: ``series_sums.kept_rows``). A constant number of queries either way."""
-    from .series_sums import kept_rows
-
-    events = series_event_keys(series, visibility=visibility)
-    kept = kept_rows(series, events) if visibility.sees_as_public(events) else None
-    if kept is not None:
-        rows = [{"rank": rank, "player": player, "points": points, "played": played, "wins": wins,
-                 "per_event": per_event}
-                for player, rank, points, played, wins, per_event in kept]
-    else:
-        _, results = series_results(series, visibility=visibility, events=events)
-        rows = [{"rank": row.rank, "player": row.player, "points": row.points, "played": row.played,
-                 "wins": row.wins, "per_event": {str(event): entry for event, entry in row.per_event.items()}}
-                for row in series_rows(series, results)]
-    names = visibility.names([row["player"] for row in rows])
-    return {
-        "scoring": series.scoring,
-        "best_of": series.best_of,
-        "min_events": series.min_events,
-        "events": [event.pk for event in events],
-        "standings": [
-            {"rank": row["rank"], "player": row["player"], "name": names.get(row["player"], ""),
-             "points": row["points"], "played": row["played"], "wins": row["wins"], "per_event": row["per_event"]}
-            for row in rows
-        ],
-    }
 
 
 # --- the evening over the API: who is here, the tables' state, the reader's own account -----------

@@ -22,16 +22,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 from fractions import Fraction
-from math import lcm
 from typing import Iterable, Sequence
 
-from games.catalog import GAMES
+from django.db import connection
+
 from games.rules.maumau import settle
 
+from ..models import Event, EventStanding, RoundStanding, Seat, Session
 from ..results.book import placements
+from .metrics import PLACEMENT_SCALE
 
-MAX_SEATS = max(info.max_players for info in GAMES.values())
-PLACEMENT_SCALE = lcm(*((n - 1) * k for n in range(2, MAX_SEATS + 1) for k in range(1, n + 1)))
+# The models ``recompute`` and ``rebuild`` read and write; a migration passes its historical ones.
+CURRENT = {"Event": Event, "Seat": Seat, "Session": Session, "RoundStanding": RoundStanding,
+           "EventStanding": EventStanding}
 FIELDS = ("seated", "played", "placement", "total", "wins", "cents")
 ZERO = (0,) * len(FIELDS)
 
@@ -130,10 +133,6 @@ def apply(event_id: int, round_id: int, changes: list[tuple[int, tuple]]) -> Non
     transaction (a hand's submission adds them in its own statement: ``sql.store_hand``)."""
     if not changes:
         return
-    from django.db import connection
-
-    from ..models import EventStanding, RoundStanding
-
     quote, vendor = connection.ops.quote_name, connection.vendor
     cte, params = changes_cte(vendor, quote, len(changes)), changes_params(vendor, changes)
     with connection.cursor() as cursor:
@@ -145,10 +144,8 @@ def apply(event_id: int, round_id: int, changes: list[tuple[int, tuple]]) -> Non
 def recompute(event_ids: Iterable[int], *, models=None) -> dict[tuple[int, int, int], tuple]:
     """The sums computed from the events' sessions and seats: (event, round, player) → FIELDS.
     ``models``: the model classes by name (a migration passes its historical ones)."""
-    if models is None:
-        from ..models import Event, Seat, Session
-    else:
-        Event, Seat, Session = models["Event"], models["Seat"], models["Session"]
+    models = models or CURRENT
+    Event, Seat, Session = models["Event"], models["Seat"], models["Session"]
     ids = list(event_ids)
     events = {e.pk: e for e in Event.objects.filter(pk__in=ids).only("game", "maumau_stake_cents")}
     seats: dict[int, list[int]] = defaultdict(list)
@@ -182,11 +179,9 @@ def per_event(sums: dict[tuple[int, int, int], tuple]) -> dict[tuple[int, int], 
 def rebuild(event_ids: Iterable[int], *, models=None) -> None:
     """Replace the events' sums (per round and per event) by ``recompute``: after data written
     around the services, and the migrations' backfill. The public standings of their series
-    follow (``series_sums.refresh``)."""
-    if models is None:
-        from ..models import EventStanding, RoundStanding
-    else:
-        RoundStanding, EventStanding = models["RoundStanding"], models.get("EventStanding")
+    do not: ``series_standings.rebuild`` refreshes them too."""
+    models = models or CURRENT
+    RoundStanding, EventStanding = models["RoundStanding"], models.get("EventStanding")
     ids = list(event_ids)
     sums = recompute(ids, models=models)
     RoundStanding.objects.filter(event__in=ids).delete()
@@ -202,16 +197,10 @@ def rebuild(event_ids: Iterable[int], *, models=None) -> None:
              for (event, player), values in per_event(sums).items()),
             batch_size=2000,
         )
-    if models is None:
-        from . import series_sums
-
-        series_sums.refresh_for_events(ids)
 
 
 def stored(event_ids: Iterable[int]) -> dict[tuple[int, int, int], tuple]:
     """The kept sums of the events, as ``recompute`` returns them (rows of zeros left out)."""
-    from ..models import RoundStanding
-
     rows = RoundStanding.objects.filter(event__in=list(event_ids)).values_list("event_id", "round_id", "player_id",
                                                                                  *FIELDS)
     return {tuple(row[:3]): tuple(row[3:]) for row in rows if any(row[3:])}
@@ -219,7 +208,5 @@ def stored(event_ids: Iterable[int]) -> dict[tuple[int, int, int], tuple]:
 
 def stored_per_event(event_ids: Iterable[int]) -> dict[tuple[int, int], tuple]:
     """The kept per-event sums, as ``per_event(recompute(...))`` returns them."""
-    from ..models import EventStanding
-
     rows = EventStanding.objects.filter(event__in=list(event_ids)).values_list("event_id", "player_id", *FIELDS)
     return {tuple(row[:2]): tuple(row[2:]) for row in rows if any(row[2:])}

@@ -23,12 +23,12 @@ from collections import defaultdict
 from django.core.management.base import BaseCommand, CommandError
 
 from games.catalog import GAMES
-from tournaments.models import Club, Seat
-
 from ratings.calibration import calibrate
+from ratings.generated import generate_league
 from ratings.model import Session as RatedSession
 from ratings.models import PoolEntry
 from ratings.services import decay_config
+from tournaments.models import Club, Seat
 
 
 def pool_sessions(game: str, club: Club | None = None) -> tuple[list[RatedSession], list[bool]]:
@@ -67,8 +67,6 @@ class Command(BaseCommand):
 
     def handle(self, *args, game, club, generated, players, sessions, seed, skip, **options):
         if generated:
-            from ratings.generated import generate_league
-
             _, league = generate_league(players=players, sessions=sessions, seed=seed)
             self.stdout.write(f"Generated league: {players} players, {sessions} sessions (seed {seed}), "
                               "totals = true skill + noise of one beta")

@@ -42,7 +42,7 @@ from tournaments.models import (
     Session,
     Table,
 )
-from tournaments.standings import sums as aggregates
+from tournaments.standings import series_standings
 
 CLUB_NAME = "Generated league"
 BATCH = 5000
@@ -146,7 +146,7 @@ def write_league(
         )
         if progress:
             progress(len(chunk))
-    aggregates.rebuild([event.pk])  # sessions written around the services: their standings sums
+    series_standings.rebuild([event.pk])  # sessions written around the services: their standings sums
     return event
 
 
