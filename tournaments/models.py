@@ -324,7 +324,7 @@ class Session(models.Model):
 
 class PlayerSums(models.Model):
     """A player's sums over counted sessions (``aggregates.FIELDS``), per round or per event.
-    ``placement`` is the placement points times ``aggregates.PLACEMENT_SCALE`` (exact integers);
+    ``placement`` is the placement points times ``standings.metrics.PLACEMENT_SCALE`` (exact integers);
     ``cents`` Maumau's settled money (finished series only)."""
 
     seated = models.IntegerField(default=0)  # sessions with a hand, finished or under way

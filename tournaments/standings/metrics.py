@@ -128,7 +128,7 @@ class Played(Metric):
 class Sums:
     """A player's sums over the sessions that count (``tournaments/standings/sums.py`` keeps them per
     round): every metric follows from them. ``placement`` is in units of
-    ``aggregates.PLACEMENT_SCALE`` (an exact integer), so that ranking compares integers.
+    ``PLACEMENT_SCALE`` (above) (an exact integer), so that ranking compares integers.
     ``seated``: sessions with a hand, finished or not; ``played``: finished ones."""
 
     seated: int
