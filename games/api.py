@@ -4,16 +4,22 @@ inside a record, types included, is the engine's to judge."""
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_field, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from .openapi import error_responses
 from .parsers import JSONParser
 from .rules import validate
-from .rules.errors import markdown_table
 from .rules.schema import SCHEMAS, record_schema
 from .throttling import SlidingRateThrottle
 
@@ -47,10 +53,6 @@ RECORD_EXAMPLES = [
                           "message": "card_points must sum to 60, got 59: 60 points are in play with 5 players",
                           "path": "/summary/card_points"}),
 ]
-REJECTED = OpenApiResponse(
-    description="The engine rejects the record: `RecordError` `{code, message, path}` (`path` a JSON Pointer into "
-    "the record). Nothing is stored. Codes:\n\n" + markdown_table(),
-)
 
 
 class RawJSONParser(JSONParser):
@@ -71,8 +73,7 @@ class DryRunView(APIView):
         responses={
             200: OpenApiResponse(OpenApiTypes.OBJECT, description="The engine's answer (records.md): scores and the "
                                                                   "game's summary."),
-            422: REJECTED,
-            429: OpenApiResponse(description="Too many dry runs: `{code, message, retry_after}`."),
+            **error_responses(422, 429),
         },
     )
     def post(self, request):

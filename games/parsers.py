@@ -13,48 +13,23 @@ Unknown members stay allowed: only size, depth and storable text are checked.
 ``read_json`` is the one reader of JSON text for every way a record arrives (the API's bodies, the
 console's correction, an event's import); ``text_error`` is its check of stored text, which the
 services also apply to records handed to them directly.
+
+What the reader refuses is one exception, ``Unreadable``, carrying a ``Reason`` (both in
+games/refusals.py): this app is the bottom layer and knows neither the API's vocabulary nor its
+answers. The one exception handler (``stich/errors.py``) answers a reason as the member of
+``tournaments.errors.Error`` spelt the same (those members are defined from ``Reason``), with that
+member's status and the JSON error shape (``path`` for ``bad_text``); the console and the import
+say it in their own way.
 """
 from __future__ import annotations
 
 import codecs
 
 from django.conf import settings
-from rest_framework import exceptions, status
 from rest_framework.parsers import JSONParser as DRFJSONParser
 from rest_framework.utils import json
 
-# A hand record nests five or six levels (records.md); 64 leaves unknown members plenty of room.
-MAX_DEPTH = 64
-
-
-class TooLarge(exceptions.APIException):
-    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_code = "too_large"
-    default_detail = "The body is larger than the service accepts."
-
-
-class TooDeep(exceptions.ParseError):
-    default_code = "too_deep"
-    default_detail = f"The JSON is nested deeper than {MAX_DEPTH} levels."
-
-
-class BadText(exceptions.ParseError):
-    """A string the database cannot store; ``path`` is its JSON Pointer in the body."""
-
-    default_code = "bad_text"
-
-    def __init__(self, message: str, path: str) -> None:
-        super().__init__(message)
-        self.path = path
-
-
-class Unreadable(ValueError):
-    """What ``read_json`` refuses: ``code`` (``not_json``, ``too_deep``, ``bad_text``), a message
-    for people and, for ``bad_text``, the JSON Pointer of the string."""
-
-    def __init__(self, code: str, message: str, path: str = "") -> None:
-        super().__init__(message)
-        self.code, self.message, self.path = code, message, path
+from .refusals import MAX_DEPTH, Reason, Unreadable
 
 
 def _pointer(parts) -> str:
@@ -116,19 +91,19 @@ def read_json(data: bytes | str, *, encoding: str = "utf-8", strict: bool = True
         text = codecs.decode(data, encoding) if isinstance(data, bytes) else data
         document = json.loads(text, parse_constant=json.strict_constant if strict else None)
     except RecursionError:
-        raise Unreadable("too_deep", TooDeep.default_detail) from None
+        raise Unreadable(Reason.TOO_DEEP) from None
     except ValueError as exc:
-        raise Unreadable("not_json", f"JSON parse error - {exc}") from None
+        raise Unreadable(Reason.PARSE_ERROR, f"JSON parse error - {exc}") from None
     # A document nests at most as deep as it has brackets: most records have fewer than the
     # limit, and counting them in the text costs far less than walking the document.
     if text.count("[") + text.count("{") > MAX_DEPTH and depth(document) > MAX_DEPTH:
-        raise Unreadable("too_deep", TooDeep.default_detail)
+        raise Unreadable(Reason.TOO_DEEP)
     # Such strings come only from \u escapes (JSON text cannot carry them raw) unless the text
     # itself holds them.
     if "\\u" in text or _bad(text):
         found = text_error(document)
         if found:
-            raise Unreadable("bad_text", found[1], found[0])
+            raise Unreadable(Reason.BAD_TEXT, found[1], found[0])
     return document
 
 
@@ -136,8 +111,9 @@ def body_limit() -> int:
     return settings.DATA_UPLOAD_MAX_MEMORY_SIZE
 
 
-def too_large(limit: int) -> TooLarge:
-    return TooLarge(f"The body is larger than {limit} bytes (a hand record may have {settings.MAX_RECORD_BYTES}).")
+def too_large(limit: int) -> Unreadable:
+    """The refusal of a body over ``limit`` bytes (by the parser, or by its announced length)."""
+    return Unreadable(Reason.TOO_LARGE, f"The body is larger than {limit} bytes (a hand record may have {settings.MAX_RECORD_BYTES}).")
 
 
 def depth(document) -> int:
@@ -160,7 +136,8 @@ def depth(document) -> int:
 
 
 class JSONParser(DRFJSONParser):
-    """DRF's JSON parser (strict: no NaN or Infinity) with the size and depth limits."""
+    """DRF's JSON parser (strict: no NaN or Infinity) with the size and depth limits; what it
+    refuses is ``Unreadable`` (not DRF's ``ParseError``), answered by the one handler."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         limit = body_limit()
@@ -168,11 +145,4 @@ class JSONParser(DRFJSONParser):
         if len(raw) > limit:
             raise too_large(limit)
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
-        try:
-            return read_json(raw, encoding=encoding, strict=self.strict)
-        except Unreadable as error:
-            if error.code == "too_deep":
-                raise TooDeep() from None
-            if error.code == "bad_text":
-                raise BadText(error.message, error.path) from None
-            raise exceptions.ParseError(error.message) from None
+        return read_json(raw, encoding=encoding, strict=self.strict)  # Unreadable: stich/errors.py answers

@@ -3,7 +3,7 @@ table's win chances."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import GenericAPIView
@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.catalog import GAMES
+from games.openapi import error_responses
 from tournaments import policy
 from tournaments.models import Player
 
@@ -81,7 +82,7 @@ class PlayerRatingsSerializer(serializers.Serializer):
 class PlayerRatingsView(APIView):
     """``GET /api/v1/players/{id}/ratings/``: per game the rating and its history."""
 
-    @extend_schema(responses={200: PlayerRatingsSerializer, 404: OpenApiResponse(description="No such player.")},
+    @extend_schema(responses={200: PlayerRatingsSerializer, **error_responses(described={404: "No such player: `{code, message}`."})},
                    parameters=[OpenApiParameter("game", str, required=False, enum=sorted(GAMES))])
     def get(self, request, pk: int):
         player = get_object_or_404(Player, pk=pk)
@@ -121,8 +122,8 @@ class TableChancesView(APIView):
     """``GET /api/v1/tables/{id}/chances/``: each player's chance to win the table and his
     expected place."""
 
-    @extend_schema(responses={200: TableChancesSerializer, 404: OpenApiResponse(description="No such table, or "
-                   "not visible to you (a held-back round, an unpublished event).")})
+    @extend_schema(responses={200: TableChancesSerializer, **error_responses(400, described={
+        404: "No such table, or not visible to you (a held-back round, an unpublished event): `{code, message}`."})})
     def get(self, request, pk: int):
         """Each seated player's probability to finish first and expected place, from the players'
         ratings (Plackett–Luce with the rating uncertainty integrated, `ratings/chances.py`). Seen

@@ -1,12 +1,17 @@
 """The one place that maps errors to HTTP, in one JSON shape: ``{"code", "message", "fields"?}``.
 
-Codes come from two enumerations: the tournament layer's ``tournaments.errors.Error`` (each with
-its status) and the engine's ``games.rules.Code`` (always 422). A view or service raises; only
-this handler answers.
+Codes come from enumerations, never from a string written here: the tournament layer's
+``tournaments.errors.Error`` (each with its status), the JSON reader's ``games.refusals.Reason``
+(raised as ``Unreadable`` by games/parsers.py; each reason is answered as the ``Error`` member of
+the same code, so with its status) and the engine's ``games.rules.Code`` (always 422). DRF's own
+refusals (``method_not_allowed``, ``throttled``, ...) are members of ``Error`` too. A view or
+service raises; only this handler answers. ``error_codes()`` lists every code answered in the
+``Error`` shape (the API's description enumerates them, stich/schema.py).
 
 ``code`` is a stable machine string, ``message`` a sentence for people, ``fields`` (validation
-errors only) maps each offending field to its messages. Hand records are the exception: the rule
-engine's errors keep their own ``{"code", "message", "path"}`` (answered with 422).
+errors only) maps each offending field to its messages; ``path`` (400 ``bad_text``) is the JSON
+Pointer of text the database cannot store. Hand records are the exception: the rule engine's
+errors keep their own ``{"code", "message", "path"}`` (answered with 422).
 
 Two failures that are no client's fault get the shape too: a body too large for the service (413
 ``too_large``, refused by its ``Content-Length`` before anything reads it) and a database
@@ -24,12 +29,15 @@ from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonRespo
 from django.utils import translation
 from django.utils.translation import get_supported_language_variant
 from django.utils.translation.trans_real import parse_accept_lang_header
+from django.views.defaults import page_not_found
+from django.views.defaults import server_error as server_error_page
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from games.parsers import body_limit, too_large
 from games.messages import message as engine_message
+from games.parsers import body_limit, too_large
+from games.refusals import Reason, Unreadable
 from games.rules import Code, RecordError
 from tournaments.errors import DomainError, Error, Kind, RecordRejected
 
@@ -55,8 +63,14 @@ logger = logging.getLogger(__name__)
 API_PREFIXES = ("/api/", "/api-auth/")
 
 
+def error_codes() -> list[str]:
+    """Every code answered in the ``Error`` shape: the members of ``Error`` and the reader's
+    reasons (each of them a member too), in the enumeration's order."""
+    return list(dict.fromkeys(str(code) for code in (*Error, *Reason)))
+
+
 def _too_large_body(limit: int) -> dict:
-    return {"code": str(Error.TOO_LARGE), "message": str(too_large(limit).detail)}
+    return _unreadable_body(too_large(limit))  # as the parser's refusal is answered
 
 
 class BodySizeLimitMiddleware:
@@ -144,14 +158,28 @@ def _record_error_body(exc, request) -> dict:
     language = asked_language(request)
     if language is None:
         return body
-    try:
-        code = Code(str(exc.code))
-    except ValueError:
-        return body  # not an engine code (bad_text): the sentence stays
     names = [name[:80] for name in request.GET.getlist("name")[:8]]
     with translation.override(language):
-        body["message"] = engine_message(code, exc.path, exc.params, names or None)
+        body["message"] = engine_message(exc.code, exc.path, exc.params, names or None)
     return body
+
+
+def _unreadable_body(exc: Unreadable) -> dict:
+    """The reader's refusal as the ``Error`` member of its reason; ``bad_text`` with ``path``."""
+    body = {"code": str(Error(exc.reason)), "message": exc.message}
+    if exc.reason is Reason.BAD_TEXT:
+        body["path"] = exc.path  # the JSON Pointer of the string in the body ("": the body itself)
+    return body
+
+
+def _member(code: str) -> Error | str:
+    """DRF's code for its own refusals as the member of ``Error`` (every one it answers is one);
+    a code that is not is logged and answered as it is (the API's description would not list it)."""
+    try:
+        return Error(code)
+    except ValueError:
+        logger.error("DRF answered with %r, which is not a member of tournaments.errors.Error", code)
+        return code
 
 
 def json_exception_handler(exc, context):
@@ -160,9 +188,11 @@ def json_exception_handler(exc, context):
                        exc_info=exc)
         return _answer(Error.UNAVAILABLE, "The database connection was lost. Retry; with the same Idempotency-Key "
                                           "a hand is stored once.", **{"Retry-After": "1"})
-    if isinstance(exc, (RecordError, RecordRejected)):
+    if isinstance(exc, Unreadable):
+        return Response(_unreadable_body(exc), status=Error(exc.reason).status)
+    if isinstance(exc, RecordError) or (isinstance(exc, RecordRejected) and isinstance(exc.code, Code)):
         return Response(_record_error_body(exc, context.get("request")), status=Kind.REJECTED.status)
-    if isinstance(exc, DomainError):
+    if isinstance(exc, DomainError):  # a RecordRejected with an Error (bad_text): 400 with its path
         return Response(exc.as_dict(), status=exc.status)
     if isinstance(exc, OverflowError):
         # An id or number beyond what the database stores (SQLite raises; PostgreSQL finds nothing).
@@ -183,9 +213,7 @@ def json_exception_handler(exc, context):
         return response
     detail = getattr(exc, "detail", None)
     code = detail.code if hasattr(detail, "code") else getattr(exc, "default_code", "error")
-    body = {"code": code, "message": str(detail if detail is not None else exc)}
-    if isinstance(getattr(exc, "path", None), str):
-        body["path"] = exc.path  # bad_text: the JSON Pointer of the string in the body
+    body = {"code": str(_member(code)), "message": str(detail if detail is not None else exc)}
     if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
         body["retry_after"] = int(exc.wait)
     return Response(body, status=response.status_code, headers=dict(response.headers.items()))
@@ -198,22 +226,14 @@ def _api_path(request) -> bool:
 def not_found(request, exception=None):
     """404 for a URL that matches no route: the JSON error shape under ``/api/``."""
     if _api_path(request):
-        from django.http import JsonResponse
-
         return JsonResponse({"code": str(Error.NOT_FOUND), "message": "No such address in the API."},
                             status=Error.NOT_FOUND.status)
-    from django.views.defaults import page_not_found
-
     return page_not_found(request, exception)
 
 
 def server_error(request):
     """500: the JSON error shape under ``/api/`` (the details go to the log, not to the client)."""
     if _api_path(request):
-        from django.http import JsonResponse
-
         return JsonResponse({"code": str(Error.SERVER_ERROR), "message": "The server failed; the error is logged."},
                             status=Error.SERVER_ERROR.status)
-    from django.views.defaults import server_error as page
-
-    return page(request)
+    return server_error_page(request)

@@ -1,11 +1,14 @@
 """The OpenAPI schema's shared parts, documented once for every operation.
 
-Every endpoint answers errors in one JSON shape (``stich/errors.py``): the ``Error`` component. A
-hand record the engine rejects is answered 422 with ``RecordError`` (``code`` from the published
-``games.rules.Code`` enumeration, ``message``, ``path``). The record format itself is a set of named
+Every endpoint answers errors in one JSON shape (``stich/errors.py``): the ``Error`` component, its
+``code`` one of ``ErrorCode``, the codes that handler answers with (``stich.errors.error_codes``:
+``tournaments.errors.Error`` and the reader's ``games.refusals.Reason``), generated from the
+enumerations. A hand record the engine rejects is answered 422 with ``RecordError`` (``code`` one of
+``RecordErrorCode``, the published ``games.rules.Code``, ``message``, ``path``). The record format itself is a set of named
 components (``HandRecord`` and one per game and body, ``games.rules.schema.openapi_components``).
 
-Per operation this hook lists the errors it can give: 400 (input, filters), 401 (an invalid or
+Per operation this hook lists the errors it can give (with the descriptions and shapes of
+``games.openapi``, the helper the API modules document their own with): 400 (input, filters), 401 (an invalid or
 missing login where one is needed, a malformed ``Authorization`` header anywhere), 403 (the policy
 refuses a write), 404 (an object that does not exist or is not visible, a page past the last), 409
 (a write that contradicts stored results), and for an operation with a body 413 ``too_large`` and
@@ -14,11 +17,13 @@ refuses a write), 404 (an object that does not exist or is not visible, a page p
 from __future__ import annotations
 
 from games.api import MU_SUMMARY
+from games.openapi import error_response, schema_of
 from games.rules import Code
 from games.rules.schema import openapi_components
 from tournaments.errors import Error
 
 from .api_examples import EXAMPLES
+from .errors import error_codes
 
 CORRECTION_EXAMPLES = [("Correct a hand's record", {"record": MU_SUMMARY, "reason": "The card points were swapped."})]
 
@@ -27,10 +32,7 @@ ERROR_SCHEMA = {
     "description": "Every error answer but the engine's 422. `fields` only on 400 `invalid`; `path` (a JSON "
                    "Pointer into the body) only on 400 `bad_text`; `retry_after` (seconds) only on 429.",
     "properties": {
-        "code": {"type": "string", "description": "A stable machine code: one of `tournaments.errors.Error` (README), "
-                                                  "e.g. " + ", ".join(f"`{code}`" for code in list(Error)[:12]) +
-                                                  ", or one of DRF's (`parse_error`, `unsupported_media_type`, "
-                                                  "`method_not_allowed`, `throttled`, ...)."},
+        "code": {"$ref": "#/components/schemas/ErrorCode"},
         "message": {"type": "string", "description": "A sentence for people."},
         "fields": {"type": "object", "additionalProperties": {},
                    "description": "Per input field, its messages (nested for nested input)."},
@@ -52,6 +54,14 @@ RECORD_ERROR_SCHEMA = {
     "required": ["code", "message", "path"],
 }
 
+ERROR_CODE = {
+    "type": "string",
+    "enum": error_codes(),
+    "description": "A stable machine code (`stich.errors.error_codes`: `tournaments.errors.Error`, the README's "
+                   "table, with the JSON reader's `games.refusals.Reason`):\n\n" +
+                   "\n".join(f"* `{code}` ({code.status}): {code.description}" for code in Error),
+}
+
 RECORD_ERROR_CODE = {
     "type": "string",
     "enum": [str(code) for code in Code],
@@ -59,21 +69,6 @@ RECORD_ERROR_CODE = {
                    "\n".join(f"* `{code}` ({code.kind}): {code.description}" for code in Code),
 }
 
-DESCRIPTIONS = {
-    "400": "The input (or a filter) is not valid: `{code, message, fields}`.",
-    "401": "Not logged in, or the token or the `Authorization` header is not valid: `{code, message}`.",
-    "403": "The policy does not allow this to you: `{code, message}`.",
-    "404": "No such object, or not visible to you: `{code, message}`.",
-    "409": "Contradicts the stored state, e.g. `has_results`: `{code, message}`.",
-    "406": "`not_acceptable`: the `Accept` header names no type the operation answers with.",
-    "411": "`length_required`: the body was sent chunked; send it with a `Content-Length`.",
-    "413": "`too_large`: the body is larger than the service accepts (a hand record: `MAX_RECORD_BYTES`, 256 KiB "
-           "by default). Nothing is read or stored.",
-    "415": "`unsupported_media_type`: the body is not `application/json`.",
-    "503": "`unavailable`: the database or a web process is restarting (its connection was lost mid-request: a "
-           "write is stored whole or not at all). Try again after `Retry-After` seconds, a write with its "
-           "`Idempotency-Key`.",
-}
 WRITES = {"post", "put", "patch", "delete"}
 # The file variants of reads, each an operation at its own address (the README's spelling; errors
 # stay JSON): path of the JSON read -> (address of the file, its media type).
@@ -84,17 +79,12 @@ FILE_VARIANTS = {
 }
 # Members some answers leave out (a read-only field is otherwise listed as required).
 NOT_ALWAYS_THERE = {"Table": ["scorer_url"]}
-RECORD_ERROR_REF = {"$ref": "#/components/schemas/RecordError"}
-
-
-def _error(status: str) -> dict:
-    return {"description": DESCRIPTIONS[status],
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 
 
 def add_error_responses(result, generator, request, public):
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas["Error"] = ERROR_SCHEMA
+    schemas["ErrorCode"] = ERROR_CODE
     schemas["RecordError"] = RECORD_ERROR_SCHEMA
     schemas["RecordErrorCode"] = RECORD_ERROR_CODE
     schemas.update(openapi_components())
@@ -117,16 +107,14 @@ def add_error_responses(result, generator, request, public):
             for status in statuses:
                 answer = responses.get(status)
                 if answer is None:
-                    responses[status] = _error(status)
+                    responses[status] = error_response(int(status))
                 elif "content" not in answer:
-                    answer["content"] = _error(status)["content"]
+                    answer["content"] = error_response(int(status))["content"]
             _add_examples(operation)
-            if "422" in responses:
-                responses["422"]["content"] = {"application/json": {"schema": RECORD_ERROR_REF}}
             for status, answer in responses.items():
                 for media in answer.get("content", {}).values():
                     if media.get("schema") == {} and status >= "400":
-                        media["schema"] = {"$ref": "#/components/schemas/Error"}
+                        media["schema"] = schema_of(int(status))
             if method == "get" and operation.get("security") and {} not in operation["security"]:
                 operation["security"].append({})
     return result

@@ -7,6 +7,11 @@ the classes below with a code and know nothing of HTTP; the one exception handle
 (``stich.errors``) answers with the code's status and the JSON error shape. A code is raised with
 the class of its kind (tests/api/test_error_codes.py checks every raise).
 
+The codes with which the JSON reader refuses a body (``parse_error``, ``too_deep``, ``bad_text``,
+``too_large``) are the reasons of ``games.refusals.Reason``: the members below are defined from
+them, so the two layers spell them alike. What an event's import refuses besides these is
+``ImportCode`` (the import is a command, not an answer of the API).
+
 ``python -m tournaments.errors`` prints the table of codes the README shows;
 ``python -m tournaments.errors --readme`` writes both tables (this one and the engine's,
 ``games.rules.errors``) into README.md (tests/api/test_error_codes.py checks they match).
@@ -17,6 +22,10 @@ import re
 import sys
 from enum import Enum, StrEnum
 from pathlib import Path
+
+from games.refusals import Reason
+from games.rules import Code
+from games.rules.errors import markdown_table as engine_table
 
 
 class Kind(Enum):
@@ -49,8 +58,8 @@ class Error(StrEnum):
 
     # input
     INVALID = "invalid", Kind.INVALID, "a field or parameter cannot be taken as it is (`fields` names it)"
-    PARSE_ERROR = "parse_error", Kind.INVALID, "the body is not JSON"
-    TOO_DEEP = "too_deep", Kind.INVALID, "the JSON nests deeper than 64 levels"
+    PARSE_ERROR = Reason.PARSE_ERROR, Kind.INVALID, "the body is not JSON"
+    TOO_DEEP = Reason.TOO_DEEP, Kind.INVALID, "the JSON nests deeper than 64 levels"
     OUT_OF_RANGE = "out_of_range", Kind.INVALID, "a number in the request is beyond what the database stores"
     DUPLICATE = "duplicate", Kind.INVALID, "a club name, round number or table number that exists already"
     BAD_PLAYERS = "bad_players", Kind.INVALID, "draw: players is not a list of distinct player ids"
@@ -62,7 +71,7 @@ class Error(StrEnum):
     BAD_ROUNDS = "bad_rounds", Kind.INVALID, "plan: not between 1 and 20 rounds"
     BAD_PLAYER_COUNT = "bad_player_count", Kind.INVALID, "a table with a player count its game is not played with"
     SEATED_ELSEWHERE = "seated_elsewhere", Kind.INVALID, "a player seated at another table of the round"
-    BAD_TEXT = "bad_text", Kind.INVALID, "a string the database cannot store (NUL, a lone surrogate), at `path` (422 in a hand record)"
+    BAD_TEXT = Reason.BAD_TEXT, Kind.INVALID, "a string the database cannot store (NUL, a lone surrogate), at `path`"
     SERIES_MISMATCH = "series_mismatch", Kind.INVALID, "an event joins only a series of its own club and game"
     NOT_PRESENT = "not_present", Kind.INVALID, "open club night: a player who is not checked in tonight"
     STILL_PLAYING = "still_playing", Kind.INVALID, "open club night: a player still at an unfinished table"
@@ -108,12 +117,13 @@ class Error(StrEnum):
     NOT_PAID = "not_paid", Kind.CONFLICT, "the payment is not marked paid: nothing to undo"
     # the service
     LENGTH_REQUIRED = "length_required", Kind.LENGTH_REQUIRED, "a chunked body: send its Content-Length"
-    TOO_LARGE = "too_large", Kind.TOO_LARGE, "the body is larger than the service accepts"
+    TOO_LARGE = Reason.TOO_LARGE, Kind.TOO_LARGE, "the body is larger than the service accepts"
     THROTTLED = "throttled", Kind.THROTTLED, "too many requests (`retry_after` seconds)"
     UNAVAILABLE = "unavailable", Kind.UNAVAILABLE, "the database connection was lost: retry (the same Idempotency-Key stores a hand once)"
     SERVER_ERROR = "server_error", Kind.SERVER_ERROR, "the server failed; the error is logged"
 
     def __new__(cls, value: str, kind: Kind, description: str) -> "Error":
+        value = str(value)  # a games.refusals.Reason for the reader's codes
         member = str.__new__(cls, value)
         member._value_ = value
         member.kind = kind
@@ -127,6 +137,21 @@ class Error(StrEnum):
 
 # Former meanings of a code: ``hand_taken`` also answered a ``?hand=N`` that is not the next hand.
 ALIASES: dict[str, Error] = {"hand_taken": Error.NOT_NEXT_HAND}
+
+
+class ImportCode(StrEnum):
+    """What an event's import (``tournaments.results.exchange``, ``manage.py import_records``)
+    refuses besides the codes of ``Error`` and the engine's: a command's answer, no HTTP status, so
+    not in the API's description."""
+
+    BAD_LINE = "bad_line", "a line that is not an export line (not JSON, or an object without a type)"
+    NO_EVENT = "no_event", "the file holds no event"
+
+    def __new__(cls, value: str, description: str) -> "ImportCode":
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.description = description
+        return member
 
 
 class DomainError(Exception):
@@ -188,18 +213,24 @@ CLASS_KINDS = {Invalid: Kind.INVALID, NotAuthenticated: Kind.NOT_AUTHENTICATED, 
 
 
 class RecordRejected(DomainError):
-    """The rule engine refused a hand record (422): ``code`` is the engine's (``games.rules.Code``),
-    ``path`` a JSON Pointer into the record."""
+    """A hand record refused (422 with the engine's code, ``games.rules.Code``), or holding text the
+    database cannot store (``Error.BAD_TEXT``: 400, the README's answer to bad text wherever it
+    is); ``path`` is a JSON Pointer into the record."""
 
-    def __init__(self, code: str, message: str, path: str, params: dict | None = None) -> None:
+    def __init__(self, code: Code | Error | str, message: str, path: str, params: dict | None = None) -> None:
         super().__init__(message)
+        if not isinstance(code, (Code, Error)):
+            try:
+                code = Code(code)
+            except ValueError:
+                code = Error(code)
         self.code = code
         self.path = path
         self.params = dict(params or {})
 
     @property
     def status(self) -> int:
-        return Kind.REJECTED.status
+        return Kind.REJECTED.status if isinstance(self.code, Code) else self.code.status
 
     @classmethod
     def from_record_error(cls, error) -> "RecordRejected":
@@ -226,8 +257,6 @@ README_BLOCKS = (
 
 def readme_with_tables(text: str) -> str:
     """``text`` (the README) with both generated tables as the enumerations give them now."""
-    from games.rules.errors import markdown_table as engine_table
-
     tables = {"engine": engine_table(), "domain": markdown_table()}
     for start, end, name in README_BLOCKS:
         pattern = re.compile(re.escape(start) + r"\n(?:.*?\n)?" + re.escape(end), re.S)

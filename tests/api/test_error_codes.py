@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.errors import ALIASES, CLASS_KINDS, Error, Kind, readme_with_tables
+from games.refusals import Reason, Unreadable
+from games.rules import Code
+from tournaments.errors import ALIASES, CLASS_KINDS, Error, ImportCode, Kind, readme_with_tables
 
+from tests import openapi_check
 from tests.sources import parse
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -113,3 +116,76 @@ def test_codes_drf_answers_with_are_members(client, django_user_model):
     assert answers[4].status_code == 406 and Error.NOT_ACCEPTABLE.status == 406
     assert answers[5].status_code == 422 and answers[5].json()["code"] == "unknown_game"
     assert answers[6].status_code == 404 and answers[6].json()["code"] == "not_found"
+
+
+def test_the_readers_reasons_are_members_with_their_statuses():
+    """``Error``'s body codes are defined from ``games.refusals.Reason``: the same spelling, the same
+    status, so the handler can answer any reason as its member."""
+    assert len(Reason) >= 4
+    for reason in Reason:
+        assert Error(reason) is Error[reason.name], reason
+        assert Error(reason).status == reason.status, reason
+
+
+def test_the_description_enumerates_every_code_answered_in_the_error_shape(db):
+    """``Error.code`` is the ``ErrorCode`` enumeration: exactly the codes of ``Error`` and the reader's
+    ``Reason``; ``RecordError.code`` stays the engine's codes (no ``bad_text``, nothing of the
+    import's)."""
+    schemas = openapi_check.served_schema()["components"]["schemas"]
+    assert schemas["Error"]["properties"]["code"] == {"$ref": "#/components/schemas/ErrorCode"}
+    enum = schemas["ErrorCode"]["enum"]
+    assert len(enum) == len(set(enum))
+    assert set(enum) == {str(code) for code in Error} | {str(reason) for reason in Reason}
+    assert not set(enum) & {str(code) for code in ImportCode}
+    assert schemas["RecordError"]["properties"]["code"] == {"$ref": "#/components/schemas/RecordErrorCode"}
+    assert set(schemas["RecordErrorCode"]["enum"]) == {str(code) for code in Code}
+    assert "bad_text" not in schemas["RecordErrorCode"]["enum"]
+
+
+def test_every_error_answer_of_the_description_is_json_in_its_shape(db):
+    """An error status of any operation is answered as JSON: ``RecordError`` for 422, ``Error``
+    otherwise (a CSV or JSON Lines read included)."""
+    refs = {"422": "#/components/schemas/RecordError"}
+    for path, operations in openapi_check.served_schema()["paths"].items():
+        for method, operation in operations.items():
+            for status, answer in operation["responses"].items():
+                if status >= "400":
+                    expected = {"application/json": refs.get(status, "#/components/schemas/Error")}
+                    found = {media: content["schema"].get("$ref") for media, content in answer["content"].items()}
+                    assert found == expected, (method, path, status)
+
+
+def test_every_api_module_documents_errors_with_the_one_helper():
+    """No ``extend_schema(responses=...)`` names an error status itself: ``games.openapi.error_responses``
+    gives each its description and shape."""
+    found = []
+    for path in SOURCES:
+        for node in ast.walk(parse(path.read_text())):
+            if not (isinstance(node, ast.keyword) and node.arg == "responses" and isinstance(node.value, ast.Dict)):
+                continue
+            for key in node.value.keys:
+                status = key.elts[0] if isinstance(key, ast.Tuple) else key
+                if isinstance(status, ast.Constant) and isinstance(status.value, int):
+                    found.append(status.value)
+                    assert status.value < 400, f"{path.relative_to(ROOT)}:{key.lineno}: use games.openapi.error_responses"
+    assert 200 in found and 201 in found  # the walk sees the decorators
+
+
+@pytest.mark.django_db
+def test_text_the_database_cannot_store_is_400_with_its_path_from_any_layer():
+    """Bad text is 400 ``bad_text`` with ``path`` in the ``Error`` shape: from the reader
+    (``Unreadable``) and from a service handed a record directly (``RecordRejected``), never 422."""
+    from rest_framework.test import APIRequestFactory
+
+    from stich.errors import json_exception_handler
+    from tournaments.errors import RecordRejected
+
+    request = APIRequestFactory().get("/api/v1/")
+    for error in (Unreadable(Reason.BAD_TEXT, "x", "/note/1"), RecordRejected(Error.BAD_TEXT, "x", "/note/1")):
+        response = json_exception_handler(error, {"request": request})
+        assert response.status_code == 400
+        assert response.data == {"code": "bad_text", "message": "x", "path": "/note/1"}
+    for reason in Reason:
+        response = json_exception_handler(Unreadable(reason), {"request": request})
+        assert (response.status_code, response.data["code"]) == (Error(reason).status, str(reason))
+        assert ("path" in response.data) is (reason is Reason.BAD_TEXT)

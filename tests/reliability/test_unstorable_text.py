@@ -115,8 +115,8 @@ def test_the_console_correction_has_the_depth_limit(world):
 
 
 def test_the_service_refuses_it_from_any_caller(world):
-    """A record handed to the service directly (a command, the admin) is refused the same way: 422
-    ``bad_text`` at the pointer, nothing stored."""
+    """A record handed to the service directly (a command, the admin) is refused the same way:
+    ``bad_text`` at the pointer (400 over the API, not a 422), nothing stored."""
     from tournaments.errors import RecordRejected
     from tournaments.results import services as results
 

@@ -10,6 +10,7 @@ import random
 import pytest
 
 from tests.api.play import next_record
+from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -122,3 +123,33 @@ def test_an_import_refuses_options_out_of_bounds(world):
         import_lines(lines)
     assert refused.value.rejections[0].path == "/mu_target_score"
     assert Event.objects.count() == count
+
+
+def test_every_rejection_of_the_import_carries_a_member_of_an_enumeration(world):
+    """What the import refuses is named with an enum member: ``ImportCode`` for a line that is no
+    export line and a file without an event, ``Error`` for what the reader refuses, the engine's
+    ``Code`` for a record."""
+    from games.rules import Code
+    from tournaments import policy
+    from tournaments.errors import Error, ImportCode
+    from tournaments.results.exchange import ImportRejected, export_text, import_lines
+
+    table = world.events["mu"].rounds.get().tables.first()
+    client_for(world.organiser).post(f"/api/v1/tables/{table.pk}/hands/",
+                                     next_record("mu", random.Random(2), 4, None, table.first_dealer), format="json")
+    lines = export_text(world.events["mu"], visibility=policy.visibility(world.organiser)).splitlines()
+    hand = next(i for i, line in enumerate(lines) if json.loads(line)["type"] == "hand")
+    broken = json.loads(lines[hand])
+    broken["record"] = {**broken["record"], "game": "chess"}
+    lines[hand] = json.dumps(broken)
+    lines += ["{not json", '{"no": "type"}', "[" * 100 + "]" * 100]
+    with pytest.raises(ImportRejected) as refused:
+        import_lines(lines)
+    rejections = refused.value.rejections
+    with pytest.raises(ImportRejected) as refused:
+        import_lines(["{}"])
+    rejections += refused.value.rejections
+    assert [rejection.code for rejection in rejections] == [
+        Code.UNKNOWN_GAME, ImportCode.BAD_LINE, ImportCode.BAD_LINE, Error.TOO_DEEP, ImportCode.BAD_LINE,
+        ImportCode.NO_EVENT]
+    assert all(type(rejection.code) in (Code, Error, ImportCode) for rejection in rejections)

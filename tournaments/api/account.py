@@ -6,8 +6,10 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.openapi import error_responses
+
 from ..standings import selectors
-from .evening import error_responses, operation
+from .evening import operation
 
 
 class OwnPlayerSerializer(serializers.Serializer):

@@ -25,12 +25,12 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.openapi import error_responses
 from games.parsers import JSONParser
 
 from .. import policy, services
 from ..models import Player
 from ..standings import selectors
-from .views import ERROR_RESPONSES
 
 
 class CheckinRequestSerializer(serializers.Serializer):
@@ -102,15 +102,6 @@ def operation(**kwargs):
     def decorate(method):
         return extend_schema(description=inspect.cleandoc(method.__doc__ or ""), **kwargs)(method)
     return decorate
-
-
-ERROR_SCHEMA_REF = {"$ref": "#/components/schemas/Error"}  # the one error shape (added by stich/schema.py)
-
-
-def error_responses(*statuses: int) -> dict:
-    """The error answers of an operation, each with the error shape (``{code, message, ...}``)."""
-    return {code: OpenApiResponse(response=ERROR_SCHEMA_REF, description=ERROR_RESPONSES[code].description)
-            for code in statuses}
 
 
 CHECKIN_EXAMPLE = OpenApiExample(

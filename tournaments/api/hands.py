@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from django.http import Http404
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, serializers, status
 from rest_framework.decorators import action
 from rest_framework.generics import get_object_or_404
@@ -26,14 +26,14 @@ from games.api import (
     RawJSONParser,
     RecordField,
 )
-from games.api import REJECTED as RECORD_ERROR
+from games.openapi import error_responses
 
 from .. import policy
 from ..errors import Invalid
 from ..models import Hand, HandVersion, Table
 from ..results import services as results
 from .serializers import NextHandSerializer
-from .views import ERROR_RESPONSES, PolicyViewSet
+from .views import PolicyViewSet
 
 
 class HandViewSerializer(serializers.Serializer):
@@ -110,12 +110,9 @@ class TableHandsView(APIView):
         request=RECORD_BODY,
         examples=RECORD_EXAMPLES,
         auth=[{"scorerToken": []}, {"tokenAuth": []}, {"cookieAuth": []}],
-        responses={201: ReceiptSerializer, 400: ERROR_RESPONSES[400], 401: ERROR_RESPONSES[401],
-                   403: ERROR_RESPONSES[403], 404: ERROR_RESPONSES[404],
-                   409: OpenApiResponse(description="`session_closed`, `hand_taken` (another submission took the "
-                                                    "slot), `not_next_hand` (`?hand=N` is not the next hand) or "
-                                                    "`idempotency_key_reused`."),
-                   422: RECORD_ERROR},
+        responses={201: ReceiptSerializer, **error_responses(400, 401, 403, 404, 422, described={
+            409: "`session_closed`, `hand_taken` (another submission took the slot), `not_next_hand` (`?hand=N` is "
+                 "not the next hand) or `idempotency_key_reused`: `{code, message}`."})},
         parameters=[
             OpenApiParameter("hand", int, description="The hand number the table means to submit; 409 when taken."),
             OpenApiParameter("X-Scorer-Seat", int, OpenApiParameter.HEADER,
@@ -142,7 +139,7 @@ class TableHandsView(APIView):
             raise Http404 from None
         return Response(submission.receipt, status=status.HTTP_201_CREATED)
 
-    @extend_schema(operation_id="tables_hands_list", responses={200: SheetSerializer, 404: ERROR_RESPONSES[404]})
+    @extend_schema(operation_id="tables_hands_list", responses={200: SheetSerializer, **error_responses(404)})
     def get(self, request, pk: int):
         """The table's current session with every hand, as the table's sheet shows it."""
         table = get_object_or_404(policy.visibility(request.user).tables(), pk=pk)
@@ -204,8 +201,7 @@ class HandViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixi
         return self.visibility.hands().prefetch_related("versions").order_by("session", "number")
 
     @extend_schema(request=CorrectionSerializer,
-                   responses={200: ReceiptSerializer, 422: RECORD_ERROR,
-                              **{k: ERROR_RESPONSES[k] for k in (400, 401, 403, 404)}})
+                   responses={200: ReceiptSerializer, **error_responses(400, 401, 403, 404, 422)})
     @action(detail=True, methods=["post"], serializer_class=CorrectionSerializer)
     def correct(self, request, pk=None):
         """Replace the hand's record (checked against the hands before it); also brings back a
@@ -218,8 +214,7 @@ class HandViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixi
         ))
 
     @extend_schema(request=VoidSerializer,
-                   responses={200: ReceiptSerializer, 409: ERROR_RESPONSES[409],
-                              **{k: ERROR_RESPONSES[k] for k in (400, 401, 403, 404)}})
+                   responses={200: ReceiptSerializer, **error_responses(400, 401, 403, 404, 409)})
     @action(detail=True, methods=["post"], serializer_class=VoidSerializer)
     def void(self, request, pk=None):
         """Void the hand: it keeps its slot (the dealer still moved on) and scores nothing."""
@@ -233,8 +228,7 @@ class HandViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixi
         return get_object_or_404(Hand.objects.select_related("session__table__round__event"), pk=pk)
 
     @extend_schema(request=ConfirmSerializer,
-                   responses={200: ReceiptSerializer, 409: ERROR_RESPONSES[409],
-                              **{k: ERROR_RESPONSES[k] for k in (400, 401, 403, 404)}})
+                   responses={200: ReceiptSerializer, **error_responses(400, 401, 403, 404, 409)})
     @action(detail=True, methods=["post"], serializer_class=ConfirmSerializer, permission_classes=[AllowAny])
     def confirm(self, request, pk=None):
         """Confirm a hand that waits for a second player (events with ``confirm_hands``): another
@@ -245,8 +239,7 @@ class HandViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixi
         return Response(results.hand_confirm(hand=hand, seat=party.seat, by_user=request.user, via=party.via))
 
     @extend_schema(request=DisputeSerializer,
-                   responses={200: ReceiptSerializer, 409: ERROR_RESPONSES[409],
-                              **{k: ERROR_RESPONSES[k] for k in (400, 401, 403, 404)}})
+                   responses={200: ReceiptSerializer, **error_responses(400, 401, 403, 404, 409)})
     @action(detail=True, methods=["post"], serializer_class=DisputeSerializer, permission_classes=[AllowAny])
     def dispute(self, request, pk=None):
         """Dispute a hand that waits for confirmation: the organisers then confirm, correct or void

@@ -12,11 +12,12 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.openapi import error_responses
+
 from .. import policy
 from ..draws import open_nights
 from ..models import Player, Table
 from .serializers import TableSerializer
-from .views import ERROR_RESPONSES
 
 
 class OpenTableRequestSerializer(serializers.Serializer):
@@ -45,13 +46,13 @@ class OpenTableView(APIView):
         self.check_object_permissions(request, event)
         return event
 
-    @extend_schema(responses={200: OpenTableSuggestionSerializer, **{k: ERROR_RESPONSES[k] for k in (401, 403, 404)}})
+    @extend_schema(responses={200: OpenTableSuggestionSerializer, **error_responses(401, 403, 404)})
     def get(self, request, pk: int):
         """The proposed next table of an open club night."""
         return Response(open_nights.suggestion(self._event(request, pk)))
 
     @extend_schema(request=OpenTableRequestSerializer,
-                   responses={201: TableSerializer, **{k: ERROR_RESPONSES[k] for k in (400, 401, 403, 404, 409)}})
+                   responses={201: TableSerializer, **error_responses(400, 401, 403, 404, 409)})
     def post(self, request, pk: int):
         """Open a table (a round of its own) for the players given, in the seat order the draw
         would choose."""

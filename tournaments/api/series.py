@@ -17,13 +17,13 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from games.catalog import GAMES
+from games.openapi import error_responses
 
 from .. import services
 from ..models import Series
 from ..standings.series_standings import series_document, series_events
 from .renderers import BrowsableAPIRenderer
 from .views import (
-    ERROR_RESPONSES,
     CreateMixin,
     CSVRenderer,
     JSONErrorsMixin,
@@ -113,7 +113,7 @@ class SeriesViewSet(JSONErrorsMixin, PolicyViewSet, mixins.ListModelMixin, mixin
         services.series_delete(series=series, by_user=self.request.user)
 
     @extend_schema(responses={200: SeriesStandingsSerializer, (200, "text/csv"): OpenApiTypes.STR,
-                              404: ERROR_RESPONSES[404]})
+                              **error_responses(404)})
     @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, BrowsableAPIRenderer, CSVRenderer])
     def standings(self, request, pk=None, format=None):
         """The series' standings: rank (null below ``min_events``), counted points, events played and

@@ -15,7 +15,6 @@ from django.http import HttpResponse, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
-    OpenApiResponse,
     extend_schema,
     extend_schema_view,
 )
@@ -24,6 +23,8 @@ from rest_framework.decorators import action
 from rest_framework.filters import OrderingFilter
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
+
+from games.openapi import error_responses
 
 from .. import policy, services
 from ..draws import services as draws
@@ -44,14 +45,6 @@ from .serializers import (
     TableSerializer,
     scorer_url,
 )
-
-ERROR_RESPONSES = {
-    400: OpenApiResponse(description="Invalid input: `{code, message, fields}`."),
-    401: OpenApiResponse(description="Not logged in: `{code, message}`."),
-    403: OpenApiResponse(description="The policy does not allow this to you: `{code, message}`."),
-    404: OpenApiResponse(description="No such object, or not visible to you."),
-    409: OpenApiResponse(description="Conflicts with the stored state (e.g. `has_results`): `{code, message}`."),
-}
 
 
 class ReasonSerializer(serializers.Serializer):
@@ -366,8 +359,8 @@ class EventViewSet(JSONErrorsMixin, PolicyViewSet, mixins.ListModelMixin, mixins
     def perform_destroy(self, event):
         services.event_delete(event=event, by_user=self.request.user)
 
-    @extend_schema(responses={200: StandingsSerializer, (200, "text/csv"): OpenApiTypes.STR, 400: ERROR_RESPONSES[400],
-                              404: ERROR_RESPONSES[404]}, parameters=STANDINGS_PAGE_PARAMETERS)
+    @extend_schema(responses={200: StandingsSerializer, (200, "text/csv"): OpenApiTypes.STR,
+                              **error_responses(400, 404)}, parameters=STANDINGS_PAGE_PARAMETERS)
     @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, BrowsableAPIRenderer, CSVRenderer])
     def standings(self, request, pk=None, format=None):
         """The event's standings: rank, player, sessions played and each of the event's metrics
@@ -415,7 +408,7 @@ class EventViewSet(JSONErrorsMixin, PolicyViewSet, mixins.ListModelMixin, mixins
         response["Content-Disposition"] = f'attachment; filename="standings-{event.pk}.csv"'
         return response
 
-    @extend_schema(responses={(200, "application/jsonl"): OpenApiTypes.STR, 404: ERROR_RESPONSES[404]})
+    @extend_schema(responses={(200, "application/jsonl"): OpenApiTypes.STR, **error_responses(404)})
     @action(detail=True, methods=["get"], renderer_classes=[JSONLinesRenderer])
     def export(self, request, pk=None, format=None):
         """The event as JSON Lines (``export.jsonl``): event, clubs, players, rounds, tables, sessions
@@ -428,7 +421,7 @@ class EventViewSet(JSONErrorsMixin, PolicyViewSet, mixins.ListModelMixin, mixins
         response["Content-Disposition"] = f'attachment; filename="event-{event.pk}.jsonl"'
         return response
 
-    @extend_schema(responses={200: MoneySerializer, 404: ERROR_RESPONSES[404]})
+    @extend_schema(responses={200: MoneySerializer, **error_responses(404)})
     @action(detail=True, methods=["get"])
     def money(self, request, pk=None):
         """Maumau events only: each player's net cents and, per finished series, who pays whom."""
@@ -503,9 +496,9 @@ class RoundViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
         services.round_delete(round_=round_, by_user=self.request.user)
 
     @extend_schema(methods=["GET"], request=None,
-                   responses={200: DrawSerializer, **{k: ERROR_RESPONSES[k] for k in (401, 403, 404)}})
+                   responses={200: DrawSerializer, **error_responses(401, 403, 404)})
     @extend_schema(methods=["POST"], request=DrawRequestSerializer,
-                   responses={200: DrawSerializer, **{k: ERROR_RESPONSES[k] for k in (400, 401, 403, 409)}})
+                   responses={200: DrawSerializer, **error_responses(400, 401, 403, 409)})
     @action(detail=True, methods=["get", "post"], serializer_class=DrawRequestSerializer)
     def draw(self, request, pk=None):
         """The seating draw of a round before it is published (organisers only): ``GET`` shows the
@@ -519,7 +512,7 @@ class RoundViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
         data.is_valid(raise_exception=True)
         return Response(draws.draw_preview(round_, by_user=request.user, **data.validated_data))
 
-    @extend_schema(request=SwapSerializer, responses={200: DrawSerializer, **{k: ERROR_RESPONSES[k] for k in (400, 409)}})
+    @extend_schema(request=SwapSerializer, responses={200: DrawSerializer, **error_responses(400, 409)})
     @action(detail=True, methods=["post"], url_path="draw/swap", serializer_class=SwapSerializer)
     def draw_swap(self, request, pk=None):
         """Exchange two players of the preview by hand (a player with a bye included)."""
@@ -528,7 +521,7 @@ class RoundViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
         data.is_valid(raise_exception=True)
         return Response(draws.draw_swap(round_, by_user=request.user, **data.validated_data))
 
-    @extend_schema(request=None, responses={201: TableSerializer(many=True), 409: ERROR_RESPONSES[409]})
+    @extend_schema(request=None, responses={201: TableSerializer(many=True), **error_responses(409)})
     @action(detail=True, methods=["post"], url_path="draw/publish", serializer_class=serializers.Serializer,
             pagination_class=None, filter_backends=[])
     def draw_publish(self, request, pk=None):
@@ -580,7 +573,7 @@ class TableViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
     def perform_destroy(self, table):
         services.table_delete(table=table, by_user=self.request.user)
 
-    @extend_schema(request=None, responses={200: ScorerLinkSerializer, **{k: ERROR_RESPONSES[k] for k in (401, 403, 404)}})
+    @extend_schema(request=None, responses={200: ScorerLinkSerializer, **error_responses(401, 403, 404)})
     @action(detail=True, methods=["post"], url_path="scorer-link", serializer_class=serializers.Serializer)
     def scorer_link(self, request, pk=None):
         """A new private scorer link for the table (organisers): the old link and its QR code stop
@@ -617,7 +610,7 @@ class SessionViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelM
         session = self.get_object()
         return Response(SessionSerializer(session).data | results.session_summary(session))
 
-    @extend_schema(request=ReasonSerializer, responses={200: SessionSerializer, **{k: ERROR_RESPONSES[k] for k in (400, 403, 409)}})
+    @extend_schema(request=ReasonSerializer, responses={200: SessionSerializer, **error_responses(400, 403, 409)})
     @action(detail=True, methods=["post"], serializer_class=ReasonSerializer)
     def abandon(self, request, pk=None):
         """Abandon a session (organisers, with a reason): it is shown as such and not rated."""
@@ -638,7 +631,7 @@ class TransferViewSet(PolicyViewSet, mixins.ListModelMixin):
     def get_queryset(self):
         return self.visibility.transfers().select_related("session__table__round__event")
 
-    @extend_schema(request=None, responses={200: TransferSerializer, **{k: ERROR_RESPONSES[k] for k in (401, 403, 409)}})
+    @extend_schema(request=None, responses={200: TransferSerializer, **error_responses(401, 403, 409)})
     @action(detail=True, methods=["post"], serializer_class=serializers.Serializer)
     def paid(self, request, pk=None):
         """Tick a payment as paid (once)."""
@@ -646,7 +639,7 @@ class TransferViewSet(PolicyViewSet, mixins.ListModelMixin):
         return Response(TransferSerializer(results.transfer_mark_paid(transfer=transfer, by_user=request.user)).data)
 
     @extend_schema(request=OptionalReasonSerializer,
-                   responses={200: TransferSerializer, **{k: ERROR_RESPONSES[k] for k in (400, 401, 403, 409)}})
+                   responses={200: TransferSerializer, **error_responses(400, 401, 403, 409)})
     @action(detail=True, methods=["post"], serializer_class=OptionalReasonSerializer)
     def unpaid(self, request, pk=None):
         """Take back a "paid" mark given by mistake (409 ``not_paid`` when it is not marked)."""

@@ -6,7 +6,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.catalog import GAME_CHOICES
-from games.parsers import Unreadable, read_json
+from games.parsers import read_json
+from games.refusals import Reason, Unreadable
 
 from ..models import EVENT_OPTION_BOUNDS
 
@@ -152,10 +153,10 @@ class CorrectForm(ReasonForm):
         try:
             return read_json(self.cleaned_data["record"])
         except Unreadable as error:
-            if error.code == "not_json":
+            if error.reason is Reason.PARSE_ERROR:
                 raise forms.ValidationError(_("This is not valid JSON: %(error)s") % {"error": error}) from None
             raise forms.ValidationError(_("This record cannot be taken (%(code)s at %(path)s): %(error)s")
-                                        % {"code": error.code, "path": error.path or "/", "error": error}) from None
+                                        % {"code": error.reason, "path": error.path or "/", "error": error}) from None
 
 
 class PlanForm(forms.Form):

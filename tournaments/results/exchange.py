@@ -15,12 +15,13 @@ from django.db import transaction
 from django.db.models import DateTimeField
 from django.utils.dateparse import parse_datetime
 
-from games.parsers import Unreadable, read_json
-from games.rules import RecordError, validate
+from games.parsers import read_json
+from games.refusals import Reason, Unreadable
+from games.rules import Code, RecordError, validate
 
 from .. import audit, policy
 from ..audit import plain as _plain
-from ..errors import Invalid
+from ..errors import Error, ImportCode, Invalid
 from ..models import (
     Club,
     Event,
@@ -94,8 +95,13 @@ def export_text(event: Event, *, visibility: policy.Visibility) -> str:
 
 @dataclass
 class Rejection:
+    """A line the import refuses. ``code`` is a member of an enumeration: the engine's
+    (``games.rules.Code``) for a record, ``Error`` for an option out of bounds or what the reader
+    refuses (``too_deep``, ``bad_text``), ``ImportCode`` for a line that is no export line or a
+    file without an event."""
+
     line: int
-    code: str
+    code: Code | Error | ImportCode
     path: str
     message: str
 
@@ -130,11 +136,11 @@ def import_lines(lines: Iterable[str], *, progress=None, by_user=None, via: str 
                 item = read_json(text)  # the API's reader: depth limit, text the database can store
                 kind = item["type"]
             except Unreadable as exc:
-                code = "bad_line" if exc.code == "not_json" else exc.code
+                code = ImportCode.BAD_LINE if exc.reason is Reason.PARSE_ERROR else Error(exc.reason)
                 rejections.append(Rejection(number, code, exc.path, f"not an export line: {exc}"))
                 continue
             except (KeyError, TypeError) as exc:
-                rejections.append(Rejection(number, "bad_line", "", f"not an export line: {exc}"))
+                rejections.append(Rejection(number, ImportCode.BAD_LINE, "", f"not an export line: {exc}"))
                 continue
             if kind == "event":
                 event_data = item
@@ -203,7 +209,7 @@ def import_lines(lines: Iterable[str], *, progress=None, by_user=None, via: str 
                                            voided=item.get("voided", False), reason=item.get("reason", ""))
                 touched[session.pk] = session
         if event is None:
-            rejections.append(Rejection(1, "no_event", "", "the file holds no event"))
+            rejections.append(Rejection(1, ImportCode.NO_EVENT, "", "the file holds no event"))
         if rejections:
             transaction.set_rollback(True)
             raise ImportRejected(rejections)
