@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import formats, timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import ngettext
 
 from games.catalog import GAMES
 from ratings.models import Rating
@@ -36,9 +36,11 @@ from tournaments.standings.display import (
     METRIC_HELP,
     METRIC_LABELS,
     METRIC_SHORT,
+    TABLE_STATE_LABELS,
     hands_text,
     money,
     number,
+    progress_text,
 )
 from tournaments.standings.metrics import METRICS
 from tournaments.standings.selectors import (
@@ -47,6 +49,7 @@ from tournaments.standings.selectors import (
     session_results,
     standings_document,
 )
+from tournaments.standings.tables import round_progress
 
 from .charts import ChartPoint, ReliabilityPoint, rating_chart, reliability_chart
 from .series import player_series, series_context
@@ -254,11 +257,6 @@ def _move_view(move: int | None) -> dict:
 
 
 SCREEN_SERIES_ROWS = 5
-TABLE_STATES = {
-    "waiting": gettext_lazy("not started"), "playing": gettext_lazy("in progress"),
-    "finished": gettext_lazy("finished"), "abandoned": gettext_lazy("abandoned"),
-    "confirming": gettext_lazy("waiting for confirmation"),
-}
 
 
 def screen_context(event: Event, page: int = 1) -> dict:
@@ -272,7 +270,7 @@ def screen_context(event: Event, page: int = 1) -> dict:
     if previous is not None:
         for row in context["standings"]:
             row["move"] = _move_view(moves.get(row["player_id"]))
-    progress = room.round_progress(event, visibility=public)
+    progress = round_progress(event, visibility=public)
     latest = room.latest_results(read)
     seen = {row["player_id"] for row in context["standings"]}
     seen.update(p for table in (progress.tables if progress else []) for p in table.players)
@@ -285,20 +283,14 @@ def screen_context(event: Event, page: int = 1) -> dict:
         overview = round_overview(event, names) if any(not table.hands for table in progress.tables) else None
         outlooks = {t["table"].number: t["outlook"] for t in overview["tables"]} if overview else {}
         for table in progress.tables:
-            count = hands_text(event.game, table.hands)
-            if table.due:
-                count = _("%(entered)s of %(due)s") % {"entered": count, "due": table.due}
-            elif table.hands:
-                count = _("%(entered)s, best total %(best)s of %(target)s") % {
-                    "entered": count, "best": max(table.totals), "target": table.target}
             outlook = outlooks.get(table.number)
             chances = {seat["player"]: seat["percent"] for seat in outlook["seats"]} if outlook else {}
             tables.append({
-                "number": table.number, "state": table.state, "label": str(TABLE_STATES[table.state]),
-                "count": count,
-                "seats": [{"name": names.get(p, ""), "total": number(total) if table.hands else None,
-                           "chance": None if table.hands else chances.get(p)}
-                          for p, total in zip(table.players, table.totals)],
+                "number": table.number, "state": table.state, "label": str(TABLE_STATE_LABELS[table.state]),
+                "count": progress_text(event.game, table),
+                "seats": [{"name": names.get(seat.player, ""), "total": number(seat.total) if table.hands else None,
+                           "chance": None if table.hands else chances.get(seat.player)}
+                          for seat in table.seats],
             })
     series = None
     if event.series_id is not None and public.series().filter(pk=event.series_id).exists():

@@ -80,8 +80,9 @@ def test_change_since_the_previous_round_counts_shared_ranks_and_newcomers(eveni
 
 def test_a_held_round_counts_in_neither_standings_the_change_compares(evening):
     from tournaments import policy
-    from tournaments.standings.room import round_progress, standings_moves
+    from tournaments.standings.room import standings_moves
     from tournaments.standings.selectors import session_results
+    from tournaments.standings.tables import round_progress
 
     event, p = evening["event"], {key: player.pk for key, player in evening["players"].items()}
     # The organiser sees round 3: there the change is since round 2 and E leads.
@@ -117,7 +118,7 @@ def test_no_change_is_shown_before_a_second_round_has_results():
 
 def test_round_progress_counts_finished_tables_and_says_each_tables_state(evening):
     from tournaments import policy
-    from tournaments.standings.room import round_progress
+    from tournaments.standings.tables import round_progress
 
     progress = round_progress(evening["event"], visibility=policy.public())
     assert progress.finished == 1 and len(progress.tables) == 3

@@ -7,7 +7,9 @@
   tonight is the organisers' data.
 - ``/api/v1/events/{id}/tables/``: every table of the current round (or ``?round=N``) with its
   players, its session's state, hands, totals and the time of its last hand, for whoever sees the
-  event; a round held back is missing for all but its organisers (``selectors.tables_state``).
+  event; a round held back is missing for all but its organisers. The read is the one the
+  console's board and the room screen show (``tables.round_progress``); the answer spells its
+  states as ``TABLE_STATES`` says.
 """
 from __future__ import annotations
 
@@ -29,8 +31,10 @@ from games.openapi import error_responses
 from games.parsers import JSONParser
 
 from .. import policy, services
-from ..models import Player
+from ..errors import NotFound
+from ..models import Event, Player
 from ..standings import selectors
+from ..standings.tables import RoundProgress, TableState, round_progress
 
 
 class CheckinRequestSerializer(serializers.Serializer):
@@ -48,6 +52,17 @@ class CheckinListSerializer(serializers.Serializer):
     event = serializers.IntegerField()
     players = CheckinSerializer(many=True, help_text="The players checked in now, in check-in order: the players "
                                                      "the next draw seats.")
+
+
+# The answer's names of the table states (``tables.TableState``, the states the board and the room
+# screen show): two keep the spelling the API's clients know.
+TABLE_STATES = {
+    TableState.WAITING: "not_started",
+    TableState.PLAYING: "in_progress",
+    TableState.CONFIRMING: "confirming",
+    TableState.FINISHED: "finished",
+    TableState.ABANDONED: "abandoned",
+}
 
 
 class TablesQuerySerializer(serializers.Serializer):
@@ -74,8 +89,11 @@ class TableStateSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="The table's number in its round.")
     round = RoundRefSerializer()
     state = serializers.ChoiceField(
-        choices=["not_started", "in_progress", "finished", "abandoned"],
-        help_text="not_started: no hand yet; in_progress: hands entered, not over; finished; abandoned.")
+        choices=list(TABLE_STATES.values()),
+        help_text="not_started: no hand yet; in_progress: hands entered, not over; confirming: a hand entered by "
+                  "one seat waits for another seat's (or an organiser's) confirmation, and does not count until "
+                  "then (this state comes before finished: a session whose last hand waits is confirming); "
+                  "finished; abandoned (given up; whatever waits).")
     session = serializers.IntegerField(allow_null=True, help_text="The table's current session (null before it has "
                                                                   "one).")
     hands = serializers.IntegerField(help_text="Hands entered in the session (voided ones included).")
@@ -183,5 +201,32 @@ class EventTablesView(APIView):
         event = get_object_or_404(visibility.events(), pk=pk)
         query = TablesQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        return Response(selectors.tables_state(event, visibility=visibility,
-                                               round_number=query.validated_data.get("round")))
+        number = query.validated_data.get("round")
+        progress = round_progress(event, visibility=visibility, number=number,
+                                  whole_evening=event.format == Event.Format.OPEN)
+        if progress is None and number is not None:
+            raise NotFound("this event has no such round, or its results are not shown to you")
+        return Response(tables_document(event, progress, visibility=visibility))
+
+
+def tables_document(event: Event, progress: RoundProgress | None, *, visibility: policy.Visibility) -> dict:
+    """The answer of ``/tables/`` (after MahjongPantheon's ``GetTablesState``): per table its number,
+    its round, its players in seat order (seats from 1) by the names this reader sees with their
+    totals, its state (``TABLE_STATES``), its session, the hands entered and due, those waiting
+    for a confirmation and when the last hand came in. ``progress`` None: no round yet."""
+    tables = progress.tables if progress is not None else []
+    names = visibility.names({seat.player for table in tables for seat in table.seats})
+    return {
+        "event": event.pk, "game": event.game,
+        "round": {"id": progress.round_id, "number": progress.round_number}
+        if progress is not None and progress.round_id is not None else None,
+        "tables": [{
+            "id": table.id, "number": table.number,
+            "round": {"id": table.round_id, "number": table.round_number},
+            "state": TABLE_STATES[table.state], "session": table.session,
+            "hands": table.hands, "hands_due": table.due, "target": table.target,
+            "waiting_for_confirmation": table.waiting, "last_hand_at": table.last_hand_at,
+            "players": [{"seat": index + 1, "player": seat.player, "name": names.get(seat.player, ""),
+                         "total": seat.total} for index, seat in enumerate(table.seats)],
+        } for table in tables],
+    }

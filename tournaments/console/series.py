@@ -14,7 +14,6 @@ from django.views.decorators.http import require_POST
 from games.catalog import GAME_CHOICES
 
 from .. import policy, services
-from ..errors import DomainError
 from ..models import Club, Series
 from ..standings.series_standings import series_document
 from .views import (
@@ -22,9 +21,9 @@ from .views import (
     _form_status,
     _names,
     _organised_clubs,
-    _refused,
     _require,
     _visibility,
+    refusal,
 )
 
 SCORING_CHOICES = [
@@ -114,11 +113,9 @@ def series_new(request):
     if request.method == "POST" and form.is_valid():
         club = form.cleaned_data["club"]
         _require(request, "add_series_to_club", club)
-        try:
+        with refusal(request) as attempt:
             series = services.series_create(by_user=request.user, via=VIA, club=club, **form.options())
-        except DomainError as error:
-            _refused(request, error)
-        else:
+        if attempt.done:
             messages.success(request, _("Series created. Now add its events."))
             return redirect("console:series", series.pk)
     return render(request, "console/series_form.html", {"form": form, "series": None}, status=_form_status(request))
@@ -134,11 +131,9 @@ def series_detail(request, pk: int):
         options = form.options()
         if has_events:
             options.pop("game")
-        try:
+        with refusal(request) as attempt:
             services.series_update(series=series, by_user=request.user, via=VIA, **options)
-        except DomainError as error:
-            _refused(request, error)
-        else:
+        if attempt.done:
             messages.success(request, _("Series saved."))
             return redirect("console:series", series.pk)
     visibility = _visibility(request)
@@ -166,11 +161,9 @@ def series_event(request, pk: int, event: int):
     attach = request.POST.get("attach") == "1"
     if not attach and target.series_id != series.pk:
         return redirect("console:series", series.pk)
-    try:
+    with refusal(request) as attempt:
         services.event_update(event=target, by_user=request.user, via=VIA, series=series if attach else None)
-    except DomainError as error:
-        _refused(request, error)
-    else:
+    if attempt.done:
         messages.success(request, (_("%(event)s counts for the series now.") if attach
                                    else _("%(event)s no longer counts for the series.")) % {"event": target.name})
     return redirect("console:series", series.pk)
@@ -180,10 +173,9 @@ def series_event(request, pk: int, event: int):
 @require_POST
 def series_delete(request, pk: int):
     series = _series(request, pk, "delete_series")
-    try:
+    with refusal(request) as attempt:
         services.series_delete(series=series, by_user=request.user, via=VIA)
-    except DomainError as error:
-        _refused(request, error)
+    if not attempt.done:
         return redirect("console:series", series.pk)
     messages.success(request, _("Series deleted."))
     return redirect("console:series_list")

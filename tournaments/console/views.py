@@ -3,18 +3,20 @@
 Each view reads through ``policy.Visibility(request.user)`` (an object the user may not see is a
 404), asks ``policy.may`` before a change (403 otherwise) and writes through a service with
 ``via="page"``. A refusal of a service (``DomainError``) comes back to the page as a message; the
-page is shown again, nothing is changed.
+page is shown again, nothing is changed: every service call runs under ``refusal``, which says so.
 """
 from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -29,19 +31,21 @@ from games.rules import Code
 from .. import policy, services
 from ..draws import services as draws
 from ..errors import DomainError, Error, RecordRejected
-from ..models import Attendance, Club, Event, Hand, Round, Seat, Session, Table
+from ..models import Attendance, Club, Event, Hand, Round, Seat, Table
 from ..results import services as results
-from ..results.book import SessionRules, session_length
 from ..sheet.views import game_form_context
 from ..standings.display import (
     METRIC_HELP,
     METRIC_LABELS,
     METRIC_SHORT,
+    TABLE_STATE_LABELS,
     hands_text,
     money,
     number,
+    progress_text,
 )
 from ..standings.selectors import event_money, present_players, standings_document
+from ..standings.tables import tables_progress
 from .forms import (
     CorrectForm,
     DistinctionForm,
@@ -94,8 +98,38 @@ def _refused_text(error: DomainError, names: list[str] | None = None) -> str:
     return error.message
 
 
-def _refused(request, error: DomainError, names: list[str] | None = None) -> None:
-    messages.error(request, _("Not done: %(reason)s") % {"reason": _refused_text(error, names)})
+class Attempt:
+    """What the service calls under ``refusal`` came to: ``error`` is the refusal (None: done)."""
+
+    error: DomainError | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.error is None
+
+
+@contextmanager
+def refusal(request, names: list[str] | None = None, *,
+            answered_here: Callable[[DomainError], bool] = lambda error: False) -> Iterator[Attempt]:
+    """Run a view's service calls: a refusal (``DomainError``) becomes the console's message
+    ("Not done: …", the engine's refusals in the reader's language with the table's ``names``)
+    and the view goes on to answer as it does after a refusal (the page shown again, or the
+    redirect), telling a refusal from a success by the ``Attempt``::
+
+        with refusal(request) as attempt:
+            services.event_update(...)
+        if attempt.done:
+            messages.success(...)
+
+    ``answered_here``: the refusals the view answers itself (no message; ``attempt.error`` says
+    which), such as a namesake to ask about or a record refused at one of its fields."""
+    attempt = Attempt()
+    try:
+        yield attempt
+    except DomainError as error:
+        attempt.error = error
+        if not answered_here(error):
+            messages.error(request, _("Not done: %(reason)s") % {"reason": _refused_text(error, names)})
 
 
 def _seat_names(request, hand: Hand) -> list[str]:
@@ -131,11 +165,9 @@ def event_new(request):
     if request.method == "POST" and form.is_valid():
         club = form.cleaned_data["club"]
         _require(request, "add_event_to_club", club)
-        try:
+        with refusal(request) as attempt:
             event = services.event_create(by_user=request.user, via=VIA, club=club, **form.options())
-        except DomainError as error:
-            _refused(request, error)
-        else:
+        if attempt.done:
             messages.success(request, _("Event created. It is not public yet: publish it when it is ready."))
             return redirect("console:event", event.pk)
     return render(request, "console/event_form.html", {"form": form, "event": None}, status=_form_status(request))
@@ -150,11 +182,9 @@ def event_edit(request, pk: int):
     if request.method == "POST" and form.is_valid():
         club = form.cleaned_data["club"]
         _require(request, "update_event", policy.Change(event, {"club": club}))
-        try:
+        with refusal(request) as attempt:
             services.event_update(event=event, by_user=request.user, via=VIA, club=club, **form.options())
-        except DomainError as error:
-            _refused(request, error)
-        else:
+        if attempt.done:
             messages.success(request, _("Event saved."))
             return redirect("console:event", event.pk)
     return render(request, "console/event_form.html", {"form": form, "event": event}, status=_form_status(request))
@@ -234,10 +264,9 @@ def open_table(request, pk: int):
     event = _event(request, pk, "open_table_at_event")
     ids = [int(value) for value in request.POST.getlist("players") if value.isdigit()]
     players = list(_visibility(request).players().filter(pk__in=ids))
-    try:
+    with refusal(request) as attempt:
         table = open_nights.open_table(event=event, players=players, by_user=request.user, via=VIA)
-    except DomainError as error:
-        _refused(request, error)
+    if not attempt.done:
         return redirect(reverse("console:event", args=[event.pk]) + "#open-night")
     messages.success(request, _("Table opened: %(names)s.") % {
         "names": ", ".join(_names(request, ids).get(pk, "") for pk in
@@ -250,11 +279,9 @@ def open_table(request, pk: int):
 def event_publish(request, pk: int):
     event = _event(request, pk)
     published = request.POST.get("published") == "1"
-    try:
+    with refusal(request) as attempt:
         services.event_update(event=event, by_user=request.user, via=VIA, published=published)
-    except DomainError as error:
-        _refused(request, error)
-    else:
+    if attempt.done:
         messages.success(request, _("The event is public now.") if published else _("The event is hidden again."))
     return redirect("console:event", event.pk)
 
@@ -270,12 +297,10 @@ def event_organiser_add(request, pk: int):
             messages.error(request, _("There is no account named %(name)s.") % {"name": form.cleaned_data["username"]})
         else:
             organisers = list(event.organisers.all())
-            try:
+            with refusal(request) as attempt:
                 services.event_update(event=event, by_user=request.user, via=VIA,
                                       organisers=organisers + [user] if user not in organisers else organisers)
-            except DomainError as error:
-                _refused(request, error)
-            else:
+            if attempt.done:
                 messages.success(request, _("%(name)s organises this event now.") % {"name": user.username})
     return redirect("console:event", event.pk)
 
@@ -295,20 +320,18 @@ def players(request, pk: int):
         club = form.cleaned_data["club"]
         _require(request, "add_player_to_club", club)
         name = form.cleaned_data["name"].strip()
-        try:
+        with refusal(request, answered_here=lambda error: error.code is Error.SAME_NAME) as attempt:
             player = services.player_create(by_user=request.user, via=VIA, name=name, clubs=[club],
                                             initials_only=form.cleaned_data["initials_only"],
                                             same_name_ok=form.cleaned_data["confirm_duplicate"],
                                             distinction=form.cleaned_data["distinction"].strip())
             if form.cleaned_data["check_in"]:
                 services.player_check_in(event=event, player=player, by_user=request.user, via=VIA)
-        except DomainError as error:
-            if error.code is Error.SAME_NAME:  # ask first: the same person, or another of that name?
-                duplicate_of = {"name": name, "club": club.name, "count": len(services.same_name(club, name))}
-                form = PlayerForm(initial={**form.cleaned_data, "club": club.pk, "confirm_duplicate": True}, clubs=clubs)
-            else:
-                _refused(request, error)
-        else:
+        if attempt.error is not None and attempt.error.code is Error.SAME_NAME:
+            # Ask first: the same person, or another of that name?
+            duplicate_of = {"name": name, "club": club.name, "count": len(services.same_name(club, name))}
+            form = PlayerForm(initial={**form.cleaned_data, "club": club.pk, "confirm_duplicate": True}, clubs=clubs)
+        elif attempt.done:
             messages.success(request, _("%(name)s added.") % {"name": name})
             return redirect(f"{request.path}#player-{player.pk}")
 
@@ -342,13 +365,11 @@ def players(request, pk: int):
 def attendance(request, pk: int, player: int):
     event = _event(request, pk)
     target = get_object_or_404(_visibility(request).players().filter(clubs=event.club), pk=player)
-    try:
+    with refusal(request):
         if request.POST.get("present") == "1":
             services.player_check_in(event=event, player=target, by_user=request.user, via=VIA)
         else:
             services.player_check_out(event=event, player=target, by_user=request.user, via=VIA)
-    except DomainError as error:
-        _refused(request, error)
     back = request.POST.get("next") or ""
     if not url_has_allowed_host_and_scheme(back, allowed_hosts=None) or not back.startswith("/"):
         back = reverse("console:players", args=[event.pk])
@@ -364,12 +385,10 @@ def player_distinction(request, pk: int, player: int):
     _require(request, "change_player", target)
     form = DistinctionForm(request.POST)
     if form.is_valid():
-        try:
+        with refusal(request) as attempt:
             services.player_update(player=target, by_user=request.user, via=VIA,
                                    distinction=form.cleaned_data["distinction"].strip())
-        except DomainError as error:
-            _refused(request, error)
-        else:
+        if attempt.done:
             messages.success(request, _("Saved: %(name)s.") % {"name": _visibility(request).names([target])[target.pk]})
     return redirect(reverse("console:players", args=[event.pk]) + f"#player-{target.pk}")
 
@@ -380,10 +399,9 @@ def player_distinction(request, pk: int, player: int):
 @require_POST
 def round_new(request, pk: int):
     event = _event(request, pk, "add_round_to_event")
-    try:
+    with refusal(request) as attempt:
         round_ = services.round_create(event=event, by_user=request.user, via=VIA)
-    except DomainError as error:
-        _refused(request, error)
+    if not attempt.done:
         return redirect("console:event", event.pk)
     return redirect("console:round", round_.pk)
 
@@ -446,48 +464,19 @@ def _draft_view(request, round_: Round, present: list[int]) -> dict | None:
 
 
 def board(round_: Round, names: dict) -> list[dict]:
-    """The round's tables as the board shows them: finished, in progress (hands entered of those
-    due), waiting for confirmation (a hand entered by one seat that another has not confirmed, or
-    that was disputed), not started; with the players' totals (``names``: player id → shown name)."""
+    """The round's tables as the board shows them (``tables.tables_progress``, the read the room
+    screen and the API share): their state in words, the hands entered of those due, the players'
+    totals (``names``: player id → shown name). ``round_`` is read through the organiser's
+    visibility (``_round``). Four queries whatever the number of tables: the board's queries do not
+    grow with its tables."""
     event = round_.event
-    # The sessions' kept totals and hand counts, and their hands that wait, in one query for all
-    # tables: the board's queries do not grow with its tables.
-    waiting = Count("hands", filter=Q(hands__unconfirmed=True))
-    tables = round_.tables.order_by("number").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.order_by("position").select_related("player")),
-        Prefetch("sessions", queryset=Session.objects.order_by("number").annotate(waiting=waiting)),
-    )
-    rows = []
-    for table in tables:
-        sessions = list(table.sessions.all())
-        session = sessions[-1] if sessions else None
-        hands = session.hand_count if session is not None else 0
-        seats = list(table.seats.all())
-        if session is None or hands == 0:
-            state, label = "waiting", _("not started")
-        elif session.status == Session.Status.FINISHED:
-            state, label = "finished", _("finished")
-        elif session.status == Session.Status.ABANDONED:
-            state, label = "abandoned", _("abandoned")
-        else:
-            state, label = "playing", _("in progress")
-        if session is not None and session.waiting and state != "abandoned":
-            # Results.counts: such a hand does not count until another seat (or an organiser) confirms.
-            state, label = "confirming", _("waiting for confirmation")
-        length = session_length(SessionRules.for_event(event, len(seats)))
-        totals = (session.totals if session is not None else None) or [0] * len(seats)
-        progress = hands_text(event.game, hands)
-        if length.hands:
-            progress = _("%(entered)s of %(due)s") % {"entered": progress, "due": length.hands}
-        elif hands:
-            progress = _("%(entered)s, best total %(best)s of %(target)s") % {
-                "entered": progress, "best": max(totals), "target": length.target}
-        rows.append({
-            "table": table, "state": state, "label": label, "progress": progress, "hands": hands,
-            "seats": [{"name": names.get(seat.player_id, seat.player.public_name), "total": totals[i] if i < len(totals) else 0}
-                      for i, seat in enumerate(seats)],
-        })
-    return rows
+    rows = tables_progress(event, [round_])
+    linked = round_.tables.in_bulk()  # the tables' rows, for their links (the score sheet's token)
+    return [{
+        "table": linked[row.id], "state": row.state, "label": TABLE_STATE_LABELS[row.state],
+        "progress": progress_text(event.game, row), "hands": row.hands,
+        "seats": [{"name": names.get(seat.player, f"#{seat.player}"), "total": seat.total} for seat in row.seats],
+    } for row in rows]
 
 
 @login_required
@@ -505,7 +494,7 @@ def round_detail(request, pk: int):
                        + list(round_.byes or []))
         context["board"] = board(round_, names)
         context["byes"] = [names.get(p, f"#{p}") for p in round_.byes or []]
-        context["finished"] = sum(1 for row in context["board"] if row["state"] in ("finished", "abandoned"))
+        context["finished"] = sum(1 for row in context["board"] if row["state"].done)
     else:
         context["draft"] = _draft_view(request, round_, present)
     template = "console/_board.html" if request.GET.get("fragment") == "board" and published else "console/round.html"
@@ -520,10 +509,8 @@ def round_draw(request, pk: int):
     if not present:
         messages.error(request, _("Check in the players who are here first."))
         return redirect("console:players", round_.event_id)
-    try:
+    with refusal(request):
         draws.draw_preview(round_, by_user=request.user, via=VIA, players=present)
-    except DomainError as error:
-        _refused(request, error)
     return redirect("console:round", round_.pk)
 
 
@@ -536,10 +523,8 @@ def round_swap(request, pk: int):
     except (KeyError, ValueError):
         messages.error(request, _("Choose two players to swap."))
         return redirect("console:round", round_.pk)
-    try:
+    with refusal(request):
         draws.draw_swap(round_, by_user=request.user, via=VIA, a=a, b=b)
-    except DomainError as error:
-        _refused(request, error)
     return redirect("console:round", round_.pk)
 
 
@@ -547,11 +532,9 @@ def round_swap(request, pk: int):
 @require_POST
 def round_publish(request, pk: int):
     round_ = _round(request, pk)
-    try:
+    with refusal(request) as attempt:
         draws.draw_publish(round_, by_user=request.user, via=VIA)
-    except DomainError as error:
-        _refused(request, error)
-    else:
+    if attempt.done:
         messages.success(request, _("Round %(number)s is published: the tables can start.") % {"number": round_.number})
     return redirect("console:round", round_.pk)
 
@@ -561,12 +544,10 @@ def round_publish(request, pk: int):
 def round_hold(request, pk: int):
     round_ = _round(request, pk)
     held = request.POST.get("held") == "1"
-    try:
+    with refusal(request) as attempt:
         services.round_set_results_held(round_=round_, held=held, by_user=request.user, via=VIA,
                                         reason=request.POST.get("reason", "")[:2000])
-    except DomainError as error:
-        _refused(request, error)
-    else:
+    if attempt.done:
         messages.success(request, _("The results of this round are held back from the public.") if held
                          else _("The results of this round are public again."))
     return redirect("console:round", round_.pk)
@@ -579,11 +560,9 @@ def plan(request, pk: int):
     present = present_players(event)
     form = PlanForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusal(request) as attempt:
             draws.draw_plan(event, by_user=request.user, via=VIA, players=present, rounds=form.cleaned_data["rounds"])
-        except DomainError as error:
-            _refused(request, error)
-        else:
+        if attempt.done:
             messages.success(request, _("The rounds are planned. Publish each round when it starts."))
             return redirect("console:schedule", event.pk)
     return render(request, "console/plan.html", {"event": event, "form": form, "present": len(present)},
@@ -656,15 +635,14 @@ def hand_correct(request, pk: int):
     entered, error = hand.record, None
     if request.method == "POST":
         if form.is_valid():
-            try:
+            # A refused record is answered at the field its pointer names, another refusal as a message.
+            with refusal(request, names, answered_here=lambda refused: isinstance(refused, RecordRejected)) as attempt:
                 results.hand_correct(hand=hand, record=form.cleaned_data["record"], by_user=request.user,
                                      reason=form.cleaned_data["reason"], via=VIA)
-            except RecordRejected as refused:
+            if isinstance(attempt.error, RecordRejected):
                 entered = form.cleaned_data["record"]
-                error = {"path": refused.path, "message": _refused_text(refused, names)}
-            except DomainError as refused:
-                _refused(request, refused, names)
-            else:
+                error = {"path": attempt.error.path, "message": _refused_text(attempt.error, names)}
+            elif attempt.done:
                 messages.success(request, _("Hand %(number)s corrected.") % {"number": hand.number})
                 return redirect(reverse("console:table", args=[table.pk]) + f"#hand-{hand.pk}")
         else:
@@ -689,11 +667,9 @@ def hand_void(request, pk: int):
     if not form.is_valid():
         messages.error(request, _("Say why the hand is void."))
     else:
-        try:
+        with refusal(request) as attempt:
             results.hand_void(hand=hand, by_user=request.user, reason=form.cleaned_data["reason"], via=VIA)
-        except DomainError as error:
-            _refused(request, error)
-        else:
+        if attempt.done:
             messages.success(request, _("Hand %(number)s is void.") % {"number": hand.number})
     return redirect(reverse("console:table", args=[hand.session.table_id]) + f"#hand-{hand.pk}")
 
@@ -721,10 +697,8 @@ def money_page(request, pk: int):
 def transfer_paid(request, pk: int):
     transfer = get_object_or_404(_visibility(request).transfers().select_related("session__table__round"), pk=pk)
     _require(request, "change_transfer", transfer)
-    try:
+    with refusal(request):
         results.transfer_mark_paid(transfer=transfer, by_user=request.user, via=VIA)
-    except DomainError as error:
-        _refused(request, error)
     return redirect(reverse("console:money", args=[transfer.session.table.round.event_id]) + f"#transfer-{transfer.pk}")
 
 
@@ -734,9 +708,7 @@ def transfer_unpaid(request, pk: int):
     """Take back a "paid" tick given by mistake (audited, with the reason)."""
     transfer = get_object_or_404(_visibility(request).transfers().select_related("session__table__round"), pk=pk)
     _require(request, "change_transfer", transfer)
-    try:
+    with refusal(request):
         results.transfer_mark_unpaid(transfer=transfer, by_user=request.user, via=VIA,
                                      reason=request.POST.get("reason", "").strip()[:2000])
-    except DomainError as error:
-        _refused(request, error)
     return redirect(reverse("console:money", args=[transfer.session.table.round.event_id]) + f"#transfer-{transfer.pk}")

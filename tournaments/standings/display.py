@@ -1,13 +1,16 @@
 """Standings and results as people read them, shared by the public pages, the room screen and the
 console: numbers with at most two decimals in the reader's locale, money in euros, column labels
-that say what they count, Maumau counted in games (namesakes are told apart by tournaments/names.py).
+that say what they count, Maumau counted in games, a table's state and progress (namesakes are told
+apart by tournaments/names.py).
 """
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.utils import formats
-from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
+
+from .tables import TableProgress, TableState
 
 # Column headings of the standings metrics (tournaments/standings/metrics.py names them).
 METRIC_LABELS = {
@@ -59,3 +62,25 @@ def hands_text(game: str, count: int) -> str:
     if game == "maumau":
         return ngettext("%(count)s game", "%(count)s games", count) % {"count": count}
     return ngettext("%(count)s hand", "%(count)s hands", count) % {"count": count}
+
+
+# A table's state in words, the same on the console's board and the room screen.
+TABLE_STATE_LABELS = {
+    TableState.WAITING: gettext_lazy("not started"),
+    TableState.PLAYING: gettext_lazy("in progress"),
+    TableState.CONFIRMING: gettext_lazy("waiting for confirmation"),
+    TableState.FINISHED: gettext_lazy("finished"),
+    TableState.ABANDONED: gettext_lazy("abandoned"),
+}
+
+
+def progress_text(game: str, table: TableProgress) -> str:
+    """A table's hands as the board and the room screen say them: "2 hands of 4", or for Mü
+    played to a target score "3 hands, best total 120 of 300"."""
+    text = hands_text(game, table.hands)
+    if table.due:
+        return gettext("%(entered)s of %(due)s") % {"entered": text, "due": table.due}
+    if table.hands:
+        return gettext("%(entered)s, best total %(best)s of %(target)s") % {
+            "entered": text, "best": max(table.totals, default=0), "target": table.target}
+    return text

@@ -15,7 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import Count, Exists, Max, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Prefetch, QuerySet
 
 from games.rules.maumau import settle
 
@@ -31,10 +31,8 @@ from ..models import (
     RoundStanding,
     Seat,
     Session,
-    Table,
     Transfer,
 )
-from ..results.book import SessionRules, session_length
 from .metrics import StandingRow, Sums, metric_values, ranked
 from .sums import FIELDS
 
@@ -261,75 +259,6 @@ def checkin_entry(attendance: Attendance, *, visibility: policy.Visibility) -> d
     """One player's check-in as ``checked_in`` lists it."""
     name = visibility.names([attendance.player_id]).get(attendance.player_id, "")
     return {"player": attendance.player_id, "name": name, "checked_in_at": attendance.checked_in_at}
-
-
-def tables_state(event: Event, *, visibility: policy.Visibility, round_number: int | None = None) -> dict:
-    """The state of the event's tables (``GET /api/v1/events/{id}/tables/``), after MahjongPantheon's
-    ``GetTablesState``: per table its number, its players in seat order (seats from 1) by the names
-    this reader sees, its session's state (``not_started``, ``in_progress``, ``finished``,
-    ``abandoned``) with the hands entered, the totals so far and when the last hand came in.
-
-    The round: ``round_number``, else the latest round with tables; an open club night (each table a
-    round of its own) shows every table of the evening. Only rounds the reader sees count (a round
-    held back is missing for all but its organisers: a ``round_number`` of such a round is a 404).
-    A constant number of queries, whatever the number of tables."""
-    rounds = visibility.rounds().filter(event=event)
-    if round_number is not None:
-        chosen = list(rounds.filter(number=round_number))
-        if not chosen:
-            raise NotFound("this event has no such round, or its results are not shown to you")
-    elif event.format == Event.Format.OPEN:
-        chosen = list(rounds)
-    else:
-        latest = rounds.filter(Exists(Table.objects.filter(round=OuterRef("pk")))).order_by("-number").first()
-        chosen = [latest] if latest is not None else []
-    shown_round = chosen[0] if len(chosen) == 1 and (round_number is not None or event.format != Event.Format.OPEN) \
-        else None
-    sessions = Session.objects.order_by("number").annotate(
-        waiting=Count("hands", filter=Q(hands__unconfirmed=True)), last_hand_at=Max("hands__created_at"))
-    tables = list(
-        Table.objects.filter(round__in=[round_.pk for round_ in chosen]).select_related("round")
-        .order_by("round__number", "number")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("position")),
-                          Prefetch("sessions", queryset=sessions))
-    )
-    names = visibility.names({seat.player_id for table in tables for seat in table.seats.all()})
-    rows = []
-    for table in tables:
-        seats = list(table.seats.all())
-        table_sessions = list(table.sessions.all())
-        session = table_sessions[-1] if table_sessions else None
-        hands = session.hand_count if session is not None else 0
-        if session is not None and session.status == Session.Status.ABANDONED:
-            state = "abandoned"
-        elif session is not None and session.status == Session.Status.FINISHED:
-            state = "finished"
-        elif hands:
-            state = "in_progress"
-        else:
-            state = "not_started"
-        totals = (list(session.totals) if session is not None else []) or [0] * len(seats)
-        length = session_length(SessionRules.for_event(event, len(seats)))
-        rows.append({
-            "id": table.pk, "number": table.number,
-            "round": {"id": table.round_id, "number": table.round.number},
-            "state": state,
-            "session": session.pk if session is not None else None,
-            "hands": hands,
-            "hands_due": length.hands, "target": length.target,
-            "waiting_for_confirmation": session.waiting if session is not None else 0,
-            "last_hand_at": session.last_hand_at if session is not None else None,
-            "players": [
-                {"seat": index + 1, "player": seat.player_id, "name": names.get(seat.player_id, ""),
-                 "total": totals[index] if index < len(totals) else 0}
-                for index, seat in enumerate(seats)
-            ],
-        })
-    return {
-        "event": event.pk, "game": event.game,
-        "round": {"id": shown_round.pk, "number": shown_round.number} if shown_round is not None else None,
-        "tables": rows,
-    }
 
 
 def account(user) -> dict:
