@@ -1,12 +1,14 @@
 """The Django admin, for staff. It writes through the services like every other caller, so the
 admin cannot bypass a rule the API enforces: edits are service calls (audited with ``via="admin"``),
 seats change only through the tables' service, results and the audit trail are read-only, and
-deleting a player anonymises him."""
+deleting a player anonymises him. It asks the policy the permission names the API and the console
+ask (Django's own: ``add_event``, ``change_event`` ..., ``view_*`` for its pages), an edit on the
+``policy.Change`` of the form's changed fields."""
 from __future__ import annotations
 
 from django.contrib import admin, messages
 
-from . import services
+from . import policy, services
 from .draws import services as draws
 from .errors import DomainError
 from .models import (
@@ -38,6 +40,10 @@ class ReadOnlyAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
+    def has_view_permission(self, request, obj=None):
+        # Viewing is all there is to ask (Django would fall back to ``change_<model>``).
+        return policy.may(request.user, f"view_{self.opts.model_name}", obj)
+
 
 class ReadOnlyInline(admin.TabularInline):
     extra = 0
@@ -52,7 +58,22 @@ class ReadOnlyInline(admin.TabularInline):
 
 class ServiceAdmin(admin.ModelAdmin):
     """Saves and deletes through the services (the form only builds the unsaved object); a refusal
-    is shown as an error message and nothing is saved."""
+    is shown as an error message and nothing is saved. An object's page and a save ask the policy
+    (``add_<model>``, ``change_<model>``, ``delete_<model>``) on the object, a save on the
+    ``policy.Change`` it would write."""
+
+    def permission(self, act: str) -> str:
+        """The policy's name of ``act`` (add, change, delete) on this admin's model."""
+        return f"{act}_{self.opts.model_name}"
+
+    def may(self, request, act: str, subject) -> bool:
+        return policy.may(request.user, self.permission(act), subject)
+
+    def has_change_permission(self, request, obj=None):
+        return super().has_change_permission(request) if obj is None else self.may(request, "change", obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return super().has_delete_permission(request) if obj is None else self.may(request, "delete", obj)
 
     def service_save(self, request, obj, form, change):
         raise NotImplementedError
@@ -61,6 +82,11 @@ class ServiceAdmin(admin.ModelAdmin):
         raise NotImplementedError
 
     def save_model(self, request, obj, form, change):
+        subject = policy.Change(self.model.objects.get(pk=obj.pk), _changed(form)) if change else \
+            policy.Change(None, dict(form.cleaned_data))
+        if not self.may(request, "change" if change else "add", subject):
+            self.message_user(request, "Not saved: you may not make this change.", level=messages.ERROR)
+            return
         try:
             saved = self.service_save(request, obj, form, change)
         except DomainError as error:
@@ -74,6 +100,9 @@ class ServiceAdmin(admin.ModelAdmin):
         pass
 
     def delete_model(self, request, obj):
+        if not self.may(request, "delete", obj):
+            self.message_user(request, f"{obj}: you may not delete this.", level=messages.ERROR)
+            return
         try:
             self.service_delete(request, obj)
         except DomainError as error:
@@ -149,6 +178,9 @@ class PlayerAdmin(ServiceAdmin):
     @admin.action(description="Delete (anonymise) the selected players")
     def anonymise(self, request, queryset):
         for player in queryset:
+            if not self.may(request, "delete", player):
+                self.message_user(request, f"{player}: you may not delete this player.", level=messages.ERROR)
+                continue
             services.player_anonymise(player=player, by_user=request.user, via="admin")
 
 
@@ -229,6 +261,9 @@ class RoundAdmin(ServiceAdmin):
 
     def _each(self, request, rounds, call, describe) -> None:
         for round_ in rounds:
+            if not self.may(request, "change", round_):
+                self.message_user(request, f"{round_}: you may not change this round.", level=messages.ERROR)
+                continue
             try:
                 self.message_user(request, f"{round_}: {describe(call(round_))}")
             except DomainError as error:
@@ -260,6 +295,9 @@ class TableAdmin(ServiceAdmin):
     @admin.action(description="New scorer link (the old one stops working)")
     def rotate_scorer_link(self, request, queryset):
         for table in queryset:
+            if not self.may(request, "change", table):
+                self.message_user(request, f"{table}: you may not change this table.", level=messages.ERROR)
+                continue
             services.table_rotate_scorer_token(table=table, by_user=request.user, via="admin")
 
 

@@ -14,9 +14,12 @@ rounds or names.
   seat him and print the table cards) and by the player himself.
   Filters and ordering by name work on the shown name for everyone else.
 
-**Changing.** The permissions are predicates registered with ``rules`` under Django's permission
-names (``tournaments.change_event`` ...), so the API (``PolicyPermission``), the pages and the
-admin ask ``user.has_perm(name, obj)`` and get the same answer:
+**Changing.** The permissions are predicates registered with ``rules``, one name per act and
+Django's own names where Django has one (``tournaments.add_event``, ``change_event``,
+``delete_event`` ..., ``view_hand`` for the admin's pages; the domain's own verbs besides: ``submit_hand``,
+``check_in_at_event``, ``open_table_at_event``, ``view_own_account``). The API
+(``PolicyPermission``), the console and the admin ask ``user.has_perm(name, obj)`` (``may``) with
+the same name for the same act and get the same answer:
 
 - Staff create and delete clubs; a club's organisers change it, create its players and events.
 - A player's own data (name, initials, account, deletion) is changed by those who organise every
@@ -32,16 +35,18 @@ admin ask ``user.has_perm(name, obj)`` and get the same answer:
   organisers; ``acting_party`` turns a scorer link, a seat and a user into the party that submits,
   confirms or disputes a hand.
 - A club's organisers create, change and delete its series (a club's season over its events) and
-  attach events to them or detach them (``change_series`` on the series, besides ``change_event``).
+  attach events to them or detach them (``change_series`` on the series, besides ``change_event``
+  on the event's ``Change`` of its series).
 - An open club night's organisers open its tables and see who is free (``open_table_at_event``).
 - An event's organisers (and its club's) check players in and out and see who is checked in
   (``check_in_at_event``): who is here tonight is the organisers' data, as in the console.
 - A logged-in user reads his own account (``view_own_account``: his player and his clubs).
 
-The API's creates and updates are decided on what they would write (``Change``: the object and
-the validated data), under their own permission names (``create_event``, ``update_player`` ...):
-which clubs a new player joins, whether an update names organisers or moves an event. Views name
-a permission and call nothing else of this module's rules (tests/trust/test_views_decide_nothing.py).
+An add or a change is decided on what it would write (``Change``: the object, None for an add, and
+the data): which clubs a new player joins, whether a change names organisers or moves an event to
+another club or series. The API builds it from the validated data, the console from its form's
+cleaned data and the admin from its form's changed fields. Views name a permission and call
+nothing else of this module's rules (tests/trust/test_views_decide_nothing.py).
 
 **Series.** A series is seen by whoever sees one of its events, and by its club's organisers
 (an empty one or one of unpublished events only by them). Its standings read the events and
@@ -72,6 +77,29 @@ from .models import (
 )
 from .names import shown_names
 
+# --- what a permission is asked on ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Change:
+    """What an add (``target`` None) or a change (of ``target``) would write: the API serializer's
+    validated ``data``, the console form's cleaned data, the admin form's changed fields. A
+    permission asked on a ``Change`` decides on the data too; asked on the bare object it is asked
+    on ``Change(obj)``: whether the user may change anything of it. Every predicate below takes
+    either."""
+
+    target: object = None
+    data: Mapping = field(default_factory=dict)
+
+
+def _change(subject) -> Change:
+    return subject if isinstance(subject, Change) else Change(subject)
+
+
+def _target(subject):
+    """The object a permission is asked about (a ``Change``'s target, or the object itself)."""
+    return subject.target if isinstance(subject, Change) else subject
+
+
 # --- predicates -------------------------------------------------------------------------------
 
 def _authenticated(user) -> bool:
@@ -84,14 +112,16 @@ def is_staff(user) -> bool:
 
 
 @rules.predicate
-def organises_club(user, club: Club) -> bool:
+def organises_club(user, club) -> bool:
+    club = _target(club)
     if not _authenticated(user) or club is None:
         return False
     return user.is_staff or club.organisers.filter(pk=user.pk).exists()
 
 
 @rules.predicate
-def organises_event(user, event: Event) -> bool:
+def organises_event(user, event) -> bool:
+    event = _target(event)
     if not _authenticated(user) or event is None:
         return False
     return (
@@ -102,6 +132,7 @@ def organises_event(user, event: Event) -> bool:
 
 
 def _event_of(obj) -> Event | None:
+    obj = _target(obj)
     if obj is None or isinstance(obj, Event):
         return obj
     if isinstance(obj, Round):
@@ -124,18 +155,21 @@ def organises_event_of(user, obj) -> bool:
 
 
 @rules.predicate
-def organises_club_of_event(user, event: Event) -> bool:
+def organises_club_of_event(user, event) -> bool:
+    event = _target(event)
     return event is not None and organises_club(user, event.club)
 
 
 @rules.predicate
-def organises_club_of_series(user, series: Series) -> bool:
+def organises_club_of_series(user, series) -> bool:
+    series = _target(series)
     return series is not None and organises_club(user, series.club)
 
 
 @rules.predicate
-def organises_every_club_of(user, player: Player) -> bool:
+def organises_every_club_of(user, player) -> bool:
     """Changes a player's own data: staff, or whoever organises every club he belongs to."""
+    player = _target(player)
     if not _authenticated(user) or player is None:
         return False
     if user.is_staff:
@@ -145,7 +179,8 @@ def organises_every_club_of(user, player: Player) -> bool:
 
 
 @rules.predicate
-def organises_a_club_of(user, player: Player) -> bool:
+def organises_a_club_of(user, player) -> bool:
+    player = _target(player)
     if not _authenticated(user) or player is None:
         return False
     return user.is_staff or player.clubs.filter(organisers=user).exists()
@@ -154,47 +189,35 @@ def organises_a_club_of(user, player: Player) -> bool:
 @rules.predicate
 def is_himself(user, account) -> bool:
     """``account`` is the user's own (``GET /api/v1/me/``)."""
+    account = _target(account)
     return _authenticated(user) and account is not None and account.pk == user.pk
 
 
 @rules.predicate
-def is_seated_at(user, table: Table) -> bool:
+def is_seated_at(user, table) -> bool:
+    table = _target(table)
     return _authenticated(user) and table is not None and table.seats.filter(player__user=user).exists()
 
 
-# --- creates and updates, decided on their data -----------------------------------------------
-
-@dataclass(frozen=True)
-class Change:
-    """What an API create (``target`` None) or update (of ``target``) would write: the
-    serializer's validated ``data``. A permission on a ``Change`` decides on the data too; asked
-    with the bare object (``Change(obj)``), it answers whether the user may change anything of it."""
-
-    target: object = None
-    data: Mapping = field(default_factory=dict)
-
-
-def _change(subject) -> Change:
-    return subject if isinstance(subject, Change) else Change(subject)
-
+# --- adds and changes, decided on their data ----------------------------------------------------
 
 def _keeps(change: Change, name: str) -> bool:
-    """The update leaves ``name`` as it is (absent, or the same value)."""
+    """The change leaves ``name`` as it is (absent, or the same value)."""
     return name not in change.data or change.data[name] == getattr(change.target, name)
 
 
 @rules.predicate
-def may_create_player(user, change) -> bool:
+def may_add_player(user, change) -> bool:
     """A new player joins only clubs the user organises (at least one)."""
     clubs = _change(change).data.get("clubs") or []
     return bool(clubs) and all(organises_club(user, club) for club in clubs)
 
 
 @rules.predicate
-def may_create_event(user, change) -> bool:
+def may_add_event(user, change) -> bool:
     """In a club the user organises; only the club's organisers name an event's organisers, and
     they are the ones who create it. An event created into a series changes the series' ranking:
-    the series' club's organisers do it (``change_series``)."""
+    the series' club's organisers do it (as ``change_series``)."""
     data = _change(change).data
     if data.get("series") is not None and not organises_club_of_series(user, data["series"]):
         return False
@@ -202,34 +225,34 @@ def may_create_event(user, change) -> bool:
 
 
 @rules.predicate
-def may_create_series(user, change) -> bool:
+def may_add_series(user, change) -> bool:
     """In a club the user organises."""
     return organises_club(user, _change(change).data.get("club"))
 
 
 @rules.predicate
-def may_update_series(user, change) -> bool:
-    """The series' club's organisers (a series stays with its club: the view refuses a move)."""
+def may_change_series(user, change) -> bool:
+    """The series' club's organisers (a series stays with its club: the views refuse a move)."""
     return organises_club_of_series(user, _change(change).target)
 
 
 @rules.predicate
-def may_create_round(user, change) -> bool:
+def may_add_round(user, change) -> bool:
     return organises_event(user, _change(change).data.get("event"))
 
 
 @rules.predicate
-def may_create_table(user, change) -> bool:
+def may_add_table(user, change) -> bool:
     return organises_event_of(user, _change(change).data.get("round"))
 
 
 @rules.predicate
-def may_update_club(user, change) -> bool:
+def may_change_club(user, change) -> bool:
     return organises_club(user, _change(change).target)
 
 
 @rules.predicate
-def may_update_player(user, change) -> bool:
+def may_change_player(user, change) -> bool:
     """The player's own data: whoever organises every club he belongs to. His memberships: a club
     joined or left is one the user organises, and a player who belongs to a club joins another only
     through an organiser of one of his clubs (no organiser takes over another club's players)."""
@@ -250,7 +273,7 @@ def may_update_player(user, change) -> bool:
 
 
 @rules.predicate
-def may_update_event(user, change) -> bool:
+def may_change_event(user, change) -> bool:
     """The event's organisers; moving it to another club needs that club's organisers, naming
     its organisers the club's organisers."""
     change = _change(change)
@@ -271,63 +294,53 @@ def may_update_event(user, change) -> bool:
 
 
 @rules.predicate
-def may_update_round(user, change) -> bool:
+def may_change_round(user, change) -> bool:
     """The event's organisers; a round stays in its event with its number."""
     change = _change(change)
     return organises_event_of(user, change.target) and _keeps(change, "event") and _keeps(change, "number")
 
 
 @rules.predicate
-def may_update_table(user, change) -> bool:
+def may_change_table(user, change) -> bool:
     """The event's organisers; a table stays in its round."""
     change = _change(change)
     return organises_event_of(user, change.target) and _keeps(change, "round")
 
 
-# Django permission names, so the admin and ``user.has_perm`` answer the same as the API.
+# One name per act, Django's own where Django has one (``add_``, ``change_``, ``delete_``, ``view_``
+# and the model), so the API, the console, the admin and ``user.has_perm`` ask the same name and get
+# the same answer. An add is asked on the ``Change`` it would write (``Change(None, data)``); a
+# change on the object or on its ``Change``; everything else on the object.
 rules.add_perm("tournaments.add_club", is_staff)
-rules.add_perm("tournaments.change_club", organises_club)
+rules.add_perm("tournaments.change_club", may_change_club)
 rules.add_perm("tournaments.delete_club", is_staff)
-rules.add_perm("tournaments.add_player_to_club", organises_club)  # obj: the club
-rules.add_perm("tournaments.change_player", organises_every_club_of)
-rules.add_perm("tournaments.delete_player", organises_every_club_of)
-rules.add_perm("tournaments.add_event_to_club", organises_club)  # obj: the club
-rules.add_perm("tournaments.change_event", organises_event)
-rules.add_perm("tournaments.name_event_organisers", organises_club_of_event)
+rules.add_perm("tournaments.add_player", may_add_player)  # data: clubs
+rules.add_perm("tournaments.change_player", may_change_player)  # data: own fields, clubs
+rules.add_perm("tournaments.delete_player", organises_every_club_of)  # anonymise
+rules.add_perm("tournaments.add_event", may_add_event)  # data: club, series
+rules.add_perm("tournaments.change_event", may_change_event)  # data: club, series, organisers
 rules.add_perm("tournaments.delete_event", organises_event)
-rules.add_perm("tournaments.add_round_to_event", organises_event)  # obj: the event
-rules.add_perm("tournaments.change_round", organises_event_of)
+rules.add_perm("tournaments.add_round", may_add_round)  # data: event
+rules.add_perm("tournaments.change_round", may_change_round)  # also: draw, hold back, release
 rules.add_perm("tournaments.delete_round", organises_event_of)
-rules.add_perm("tournaments.add_table_to_round", organises_event_of)  # obj: the round
-rules.add_perm("tournaments.change_table", organises_event_of)
+rules.add_perm("tournaments.add_table", may_add_table)  # data: round
+rules.add_perm("tournaments.change_table", may_change_table)  # also: a new scorer link
 rules.add_perm("tournaments.delete_table", organises_event_of)
+rules.add_perm("tournaments.add_series", may_add_series)  # data: club
+rules.add_perm("tournaments.change_series", may_change_series)
+rules.add_perm("tournaments.delete_series", organises_club_of_series)
 rules.add_perm("tournaments.submit_hand", organises_event_of | is_seated_at)  # obj: the table
 rules.add_perm("tournaments.change_hand", organises_event_of)  # correct, void
 rules.add_perm("tournaments.change_session", organises_event_of)  # abandon
-rules.add_perm("tournaments.change_transfer", organises_event_of)  # mark paid
-# The API's creates and updates (on a ``Change``).
-rules.add_perm("tournaments.create_club", is_staff)
-rules.add_perm("tournaments.create_player", may_create_player)
-rules.add_perm("tournaments.create_event", may_create_event)
-rules.add_perm("tournaments.create_round", may_create_round)
-rules.add_perm("tournaments.create_table", may_create_table)
-rules.add_perm("tournaments.update_club", may_update_club)
-rules.add_perm("tournaments.update_player", may_update_player)
-rules.add_perm("tournaments.update_event", may_update_event)
-rules.add_perm("tournaments.update_round", may_update_round)
-rules.add_perm("tournaments.update_table", may_update_table)
-# The service's health details (vendor, error text).
-rules.add_perm("tournaments.view_service_details", is_staff)
-rules.add_perm("tournaments.add_series_to_club", organises_club)  # obj: the club
-rules.add_perm("tournaments.create_series", may_create_series)  # the API's create (a Change)
-rules.add_perm("tournaments.update_series", may_update_series)  # the API's update (a Change)
-rules.add_perm("tournaments.change_series", organises_club_of_series)  # also: attach and detach events
-rules.add_perm("tournaments.delete_series", organises_club_of_series)
+rules.add_perm("tournaments.change_transfer", organises_event_of)  # mark paid, take back
 rules.add_perm("tournaments.open_table_at_event", organises_event)  # open club nights; obj: the event
 rules.add_perm("tournaments.check_in_at_event", organises_event)  # check-in, check-out, who is here; obj: the event
 rules.add_perm("tournaments.view_own_account", is_himself)  # obj: the user
-# Read-only models in the admin: staff view them.
-for _model in ("hand", "handversion", "transfer", "auditentry", "session", "seat", "membership"):
+# The service's health details (vendor, error text).
+rules.add_perm("tournaments.view_service_details", is_staff)
+# The admin's pages are for staff: what anyone sees elsewhere is ``Visibility``'s.
+for _model in ("club", "player", "event", "round", "table", "hand", "handversion", "transfer", "auditentry",
+               "session", "seat", "membership"):
     rules.add_perm(f"tournaments.view_{_model}", is_staff)
 
 

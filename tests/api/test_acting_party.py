@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
+from tests.conftest import make_user
 from tournaments import policy
 from tournaments.errors import Error, Invalid, NotAllowed, NotAuthenticated
-from tests.conftest import make_user
 from tournaments.policy import Change, Credentials, acting_party
 
 
@@ -62,21 +62,21 @@ def test_joining_another_club_and_naming_organisers_are_decided_on_the_data(worl
     stranger = make_user("stranger")
     foreign.organisers.add(stranger)
     # The foreign club's organiser may not take over world.club's player ...
-    assert not policy.may(stranger, "update_player", Change(player, {"clubs": [world.club, foreign]}))
+    assert not policy.may(stranger, "change_player", Change(player, {"clubs": [world.club, foreign]}))
     # ... an organiser of one of his clubs may add him to another club he organises.
-    assert policy.may(world.club_organiser, "update_player", Change(player, {"clubs": [world.club, world.empty_club]}))
-    assert not policy.may(world.club_organiser, "update_player", Change(player, {"clubs": [world.club, foreign]}))
+    assert policy.may(world.club_organiser, "change_player", Change(player, {"clubs": [world.club, world.empty_club]}))
+    assert not policy.may(world.club_organiser, "change_player", Change(player, {"clubs": [world.club, foreign]}))
     # A new player only in clubs the user organises.
-    assert policy.may(world.club_organiser, "create_player", Change(None, {"clubs": [world.club]}))
-    assert not policy.may(world.club_organiser, "create_player", Change(None, {"clubs": [foreign]}))
-    assert not policy.may(world.club_organiser, "create_player", Change(None, {"clubs": []}))
+    assert policy.may(world.club_organiser, "add_player", Change(None, {"clubs": [world.club]}))
+    assert not policy.may(world.club_organiser, "add_player", Change(None, {"clubs": [foreign]}))
+    assert not policy.may(world.club_organiser, "add_player", Change(None, {"clubs": []}))
     # An event's organiser changes it but names no organisers; the club's organiser does.
     event = world.events["mu"]
-    assert policy.may(world.organiser, "update_event", Change(event, {"name": "renamed"}))
-    assert not policy.may(world.organiser, "update_event", Change(event, {"organisers": [world.organiser, stranger]}))
-    assert policy.may(world.club_organiser, "update_event", Change(event, {"organisers": [world.organiser, stranger]}))
-    assert not policy.may(world.organiser, "update_event", Change(event, {"club": foreign}))
+    assert policy.may(world.organiser, "change_event", Change(event, {"name": "renamed"}))
+    assert not policy.may(world.organiser, "change_event", Change(event, {"organisers": [world.organiser, stranger]}))
+    assert policy.may(world.club_organiser, "change_event", Change(event, {"organisers": [world.organiser, stranger]}))
+    assert not policy.may(world.organiser, "change_event", Change(event, {"club": foreign}))
     # A round stays in its event, with its number.
     round_ = event.rounds.get()
-    assert not policy.may(world.organiser, "update_round", Change(round_, {"number": 7}))
-    assert policy.may(world.organiser, "update_round", Change(round_, {"results_held": True}))
+    assert not policy.may(world.organiser, "change_round", Change(round_, {"number": 7}))
+    assert policy.may(world.organiser, "change_round", Change(round_, {"results_held": True}))

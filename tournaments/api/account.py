@@ -2,14 +2,14 @@
 account) and his clubs with his roles in each. Anonymous callers get 401 (``view_own_account``)."""
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games.openapi import error_responses
 
 from ..standings import selectors
-from .evening import operation
+from .views import PolicyAPIView
 
 
 class OwnPlayerSerializer(serializers.Serializer):
@@ -36,13 +36,12 @@ class AccountSerializer(serializers.Serializer):
     clubs = ClubRoleSerializer(many=True, help_text="The clubs he organises or belongs to, by name.")
 
 
-class MeView(APIView):
+class MeView(PolicyAPIView):
     # The caller's own account: anyone logged in, about himself only (PolicyPermission: 401 when
     # anonymous).
-    action = "me"
-    permissions = {"me": "view_own_account"}
+    permissions = {"GET": "view_own_account"}
 
-    @operation(operation_id="me_retrieve",
+    @extend_schema(operation_id="me_retrieve",
                    responses={200: AccountSerializer, **error_responses(401)})
     def get(self, request):
         """The logged-in user: his user name, his player and his clubs with his roles in each."""

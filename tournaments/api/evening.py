@@ -13,8 +13,6 @@
 """
 from __future__ import annotations
 
-import inspect
-
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -25,7 +23,6 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers, status
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games.openapi import error_responses
 from games.parsers import JSONParser
@@ -35,6 +32,7 @@ from ..errors import NotFound
 from ..models import Event, Player
 from ..standings import selectors
 from ..standings.tables import RoundProgress, TableState, round_progress
+from .views import PolicyAPIView
 
 
 class CheckinRequestSerializer(serializers.Serializer):
@@ -114,14 +112,6 @@ class TablesStateSerializer(serializers.Serializer):
     tables = TableStateSerializer(many=True)
 
 
-def operation(**kwargs):
-    """``extend_schema`` with the method's docstring as the operation's description (these views
-    name an ``action`` for the policy, which hides the docstring from drf-spectacular)."""
-    def decorate(method):
-        return extend_schema(description=inspect.cleandoc(method.__doc__ or ""), **kwargs)(method)
-    return decorate
-
-
 CHECKIN_EXAMPLE = OpenApiExample(
     "Check a player in", value={"player": 12}, request_only=True)
 CHECKIN_ANSWER_EXAMPLE = OpenApiExample(
@@ -129,11 +119,10 @@ CHECKIN_ANSWER_EXAMPLE = OpenApiExample(
     response_only=True, status_codes=["200"])
 
 
-class _OrganisersOfEvent(APIView):
+class _OrganisersOfEvent(PolicyAPIView):
     # Check-in, check-out and the list of who is here: the event's organisers (PolicyPermission
     # asks the policy on the event; anonymous 401, others who see the event 403).
-    action = "checkins"
-    permissions = {"checkins": "check_in_at_event"}
+    permissions = {"GET": "check_in_at_event", "POST": "check_in_at_event", "DELETE": "check_in_at_event"}
     parser_classes = [JSONParser]
 
     def _event(self, request, pk: int):
@@ -143,14 +132,14 @@ class _OrganisersOfEvent(APIView):
 
 
 class CheckinsView(_OrganisersOfEvent):
-    @operation(operation_id="events_checkins_list",
+    @extend_schema(operation_id="events_checkins_list",
                    responses={200: CheckinListSerializer, **error_responses(401, 403, 404)})
     def get(self, request, pk: int):
         """The players checked in at the event now, in check-in order (the event's organisers)."""
         event = self._event(request, pk)
         return Response({"event": event.pk, "players": selectors.checked_in(event, visibility=policy.Visibility(request.user))})
 
-    @operation(operation_id="events_checkins_create", request=CheckinRequestSerializer,
+    @extend_schema(operation_id="events_checkins_create", request=CheckinRequestSerializer,
                    responses={200: CheckinSerializer, **error_responses(400, 401, 403, 404, 409)},
                    examples=[CHECKIN_EXAMPLE, CHECKIN_ANSWER_EXAMPLE])
     def post(self, request, pk: int):
@@ -166,7 +155,7 @@ class CheckinsView(_OrganisersOfEvent):
 
 
 class CheckoutView(_OrganisersOfEvent):
-    @operation(operation_id="events_checkins_destroy", request=None,
+    @extend_schema(operation_id="events_checkins_destroy", request=None,
                    responses={204: OpenApiResponse(description="Checked out (or was not checked in)."),
                               **error_responses(401, 403, 404)})
     def delete(self, request, pk: int, player: int):
@@ -179,13 +168,11 @@ class CheckoutView(_OrganisersOfEvent):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class EventTablesView(APIView):
+class EventTablesView(PolicyAPIView):
     # A read for whoever sees the event: no permission is named, the policy's querysets decide.
-    action = "tables_state"
-    permissions: dict[str, str] = {}
     parser_classes = [JSONParser]
 
-    @operation(
+    @extend_schema(
         operation_id="events_tables_retrieve",
         parameters=[OpenApiParameter("round", OpenApiTypes.INT, description="The round's number (default: the latest "
                                                                             "round with tables).")],

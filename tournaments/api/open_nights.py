@@ -10,7 +10,6 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games.openapi import error_responses
 
@@ -18,6 +17,7 @@ from .. import policy
 from ..draws import open_nights
 from ..models import Player, Table
 from .serializers import TableSerializer
+from .views import PolicyAPIView
 
 
 class OpenTableRequestSerializer(serializers.Serializer):
@@ -36,10 +36,10 @@ class OpenTableSuggestionSerializer(serializers.Serializer):
     first_dealer = serializers.IntegerField(allow_null=True)
 
 
-class OpenTableView(APIView):
-    # One action, owned by the event's organisers (PolicyPermission asks the policy on the event).
-    action = "open_table"
-    permissions = {"open_table": "open_table_at_event"}
+class OpenTableView(PolicyAPIView):
+    # The proposal and the opening are the event's organisers' (PolicyPermission asks the policy on
+    # the event).
+    permissions = {"GET": "open_table_at_event", "POST": "open_table_at_event"}
 
     def _event(self, request, pk: int):
         event = get_object_or_404(policy.Visibility(request.user).events(), pk=pk)

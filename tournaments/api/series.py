@@ -92,7 +92,7 @@ class SeriesViewSet(JSONErrorsMixin, PolicyViewSet, mixins.ListModelMixin, mixin
     serializer_class = SeriesSerializer
     filterset_fields = {"club": ["exact"], "game": ["exact"]}
     ordering_fields = ["season_from", "name", "created_at"]
-    permissions = {"create": "create_series", "update": "update_series", "partial_update": "update_series",
+    permissions = {"create": "add_series", "update": "change_series", "partial_update": "change_series",
                    "destroy": "delete_series"}
 
     def get_queryset(self):

@@ -1,8 +1,9 @@
 """REST API of the tournament domain under ``/api/v1/``.
 
 Views translate HTTP to the services and back: what a user sees comes from
-``policy.Visibility``, what he may change from the permission each view set names per action
-(``permissions``, asked by ``PolicyPermission``), and every write is a service call. Domain errors become the JSON error shape in
+``policy.Visibility``, what he may change from the permission each view set names per action and
+each view of its own (``PolicyAPIView``) per HTTP method (``permissions``, asked by
+``PolicyPermission``), and every write is a service call. Domain errors become the JSON error shape in
 ``stich.errors``.
 """
 from __future__ import annotations
@@ -23,6 +24,7 @@ from rest_framework.decorators import action
 from rest_framework.filters import OrderingFilter
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from games.openapi import error_responses
 
@@ -180,13 +182,32 @@ class PolicyViewSet(viewsets.GenericViewSet):
 
     permissions: dict[str, str] = {}
 
+    def permission_for(self, request) -> str | None:
+        return self.permissions.get(self.action)
+
     @property
     def visibility(self) -> policy.Visibility:
         return policy.visibility(self.request.user)
 
-
     def get_serializer_context(self):
         return {**super().get_serializer_context(), "visibility": self.visibility}
+
+
+class PolicyAPIView(APIView):
+    """A view of its own (no model's view set) whose permissions are named per HTTP method,
+    ``permissions = {"GET": "view_own_account"}`` (tournaments/api/permissions.py): the view asks
+    them on its object with ``check_object_permissions``. A ``HEAD`` is asked as the ``GET`` it
+    answers; a method without an entry reads freely and may not write."""
+
+    permissions: dict[str, str] = {}
+
+    def permission_for(self, request) -> str | None:
+        return self.permissions.get("GET" if request.method == "HEAD" else request.method)
+
+    def check_permissions(self, request):
+        # A method the view does not answer is 405 (its handler says so), not a refusal.
+        if hasattr(self, request.method.lower()):
+            super().check_permissions(request)
 
 
 class CreateMixin(mixins.CreateModelMixin):
@@ -222,7 +243,7 @@ class ClubViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixi
     serializer_class = ClubSerializer
     filterset_fields = {"name": ["exact", "icontains"], "city": ["exact", "icontains"]}
     ordering_fields = ["name", "created_at"]
-    permissions = {"create": "create_club", "update": "update_club", "partial_update": "update_club",
+    permissions = {"create": "add_club", "update": "change_club", "partial_update": "change_club",
                    "destroy": "delete_club"}
 
     def perform_create(self, serializer):
@@ -273,7 +294,7 @@ class PlayerViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMi
     # by the real name.
     filter_backends = [FilterBackend, PlayerOrdering]
     ordering_fields = ["name", "created_at", "id"]
-    permissions = {"create": "create_player", "update": "update_player", "partial_update": "update_player",
+    permissions = {"create": "add_player", "update": "change_player", "partial_update": "change_player",
                    "destroy": "delete_player"}
 
     def get_queryset(self):
@@ -338,7 +359,7 @@ class EventViewSet(JSONErrorsMixin, PolicyViewSet, mixins.ListModelMixin, mixins
     serializer_class = EventSerializer
     filterset_fields = {"club": ["exact"], "game": ["exact"], "starts_on": ["exact", "gte", "lte"]}
     ordering_fields = ["starts_on", "name", "created_at"]
-    permissions = {"create": "create_event", "update": "update_event", "partial_update": "update_event",
+    permissions = {"create": "add_event", "update": "change_event", "partial_update": "change_event",
                    "destroy": "delete_event"}
 
     def get_queryset(self):
@@ -473,7 +494,7 @@ class RoundViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
     serializer_class = RoundSerializer
     filterset_fields = {"event": ["exact"], "number": ["exact"]}
     ordering_fields = ["number"]
-    permissions = {"create": "create_round", "update": "update_round", "partial_update": "update_round",
+    permissions = {"create": "add_round", "update": "change_round", "partial_update": "change_round",
                    "destroy": "delete_round", "draw": "change_round", "draw_swap": "change_round",
                    "draw_publish": "change_round"}
 
@@ -487,7 +508,7 @@ class RoundViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
 
     def perform_update(self, serializer):
         round_ = serializer.instance
-        data = serializer.validated_data  # its event and number stay (policy.may_update_round)
+        data = serializer.validated_data  # its event and number stay (policy.may_change_round)
         if "results_held" in data:
             round_ = services.round_set_results_held(round_=round_, held=data["results_held"], by_user=self.request.user)
         serializer.instance = round_
@@ -548,7 +569,7 @@ class TableViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
     serializer_class = TableSerializer
     filterset_fields = {"round": ["exact"], "round__event": ["exact"], "number": ["exact"]}
     ordering_fields = ["number"]
-    permissions = {"create": "create_table", "update": "update_table", "partial_update": "update_table",
+    permissions = {"create": "add_table", "update": "change_table", "partial_update": "change_table",
                    "destroy": "delete_table", "scorer_link": "change_table"}
 
     def get_queryset(self):
@@ -564,7 +585,7 @@ class TableViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
 
     def perform_update(self, serializer):
         table = serializer.instance
-        data = serializer.validated_data  # its round stays (policy.may_update_table)
+        data = serializer.validated_data  # its round stays (policy.may_change_table)
         serializer.instance = services.table_update(
             table=table, by_user=self.request.user, players=data.get("players"), number=data.get("number"),
             first_dealer=data.get("first_dealer"),

@@ -1,5 +1,6 @@
 """The console's series: create a club's series, change its scoring, attach and detach its
-events. The same policy permissions and services as the API (``via="page"``)."""
+events. The same policy permissions (on the same ``policy.Change``) and services as the API
+(``via="page"``)."""
 from __future__ import annotations
 
 from django import forms
@@ -93,7 +94,7 @@ def _series(request, pk: int, permission: str = "change_series") -> Series:
 
 def _creatable_clubs(request):
     return Club.objects.filter(pk__in=[c.pk for c in _organised_clubs(request)
-                                       if policy.may(request.user, "add_series_to_club", c)])
+                                       if policy.may(request.user, "add_series", policy.Change(None, {"club": c}))])
 
 
 @login_required
@@ -112,7 +113,7 @@ def series_new(request):
     form = SeriesForm(request.POST or None, clubs=clubs)
     if request.method == "POST" and form.is_valid():
         club = form.cleaned_data["club"]
-        _require(request, "add_series_to_club", club)
+        _require(request, "add_series", policy.Change(None, {"club": club, **form.options()}))
         with refusal(request) as attempt:
             series = services.series_create(by_user=request.user, via=VIA, club=club, **form.options())
         if attempt.done:
@@ -131,6 +132,7 @@ def series_detail(request, pk: int):
         options = form.options()
         if has_events:
             options.pop("game")
+        _require(request, "change_series", policy.Change(series, options))
         with refusal(request) as attempt:
             services.series_update(series=series, by_user=request.user, via=VIA, **options)
         if attempt.done:
@@ -157,9 +159,10 @@ def series_event(request, pk: int, event: int):
     """Attach (``attach=1``) an event of the club and game to the series, or detach it."""
     series = _series(request, pk)
     target = get_object_or_404(_visibility(request).events(), pk=event)
-    _require(request, "change_event", target)
     attach = request.POST.get("attach") == "1"
-    if not attach and target.series_id != series.pk:
+    moves = attach or target.series_id == series.pk  # detaching an event of another series: nothing
+    _require(request, "change_event", policy.Change(target, {"series": series if attach else None} if moves else {}))
+    if not moves:
         return redirect("console:series", series.pk)
     with refusal(request) as attempt:
         services.event_update(event=target, by_user=request.user, via=VIA, series=series if attach else None)

@@ -1,9 +1,11 @@
 """Pages of the organisers' console (see the package's docstring).
 
 Each view reads through ``policy.Visibility(request.user)`` (an object the user may not see is a
-404), asks ``policy.may`` before a change (403 otherwise) and writes through a service with
-``via="page"``. A refusal of a service (``DomainError``) comes back to the page as a message; the
-page is shown again, nothing is changed: every service call runs under ``refusal``, which says so.
+404), asks ``policy.may`` before a change (403 otherwise) under the name the API and the admin ask
+for the same act, an add or an edit on the ``policy.Change`` it would write (the form's cleaned
+data), and writes through a service with ``via="page"``. A refusal of a service (``DomainError``)
+comes back to the page as a message; the page is shown again, nothing is changed: every service
+call runs under ``refusal``, which says so.
 """
 from __future__ import annotations
 
@@ -70,10 +72,26 @@ def _require(request, permission: str, obj) -> None:
         raise PermissionDenied(_("You do not organise this."))
 
 
+def _seen_event(request, pk: int) -> Event:
+    return get_object_or_404(_visibility(request).events().select_related("club"), pk=pk)
+
+
 def _event(request, pk: int, permission: str = "change_event") -> Event:
-    event = get_object_or_404(_visibility(request).events().select_related("club"), pk=pk)
+    event = _seen_event(request, pk)
     _require(request, permission, event)
     return event
+
+
+def _new_event_in(club: Club, **data) -> policy.Change:
+    return policy.Change(None, {"club": club, **data})
+
+
+def _naming_organisers(event: Event) -> policy.Change:
+    """The change that names the event's organisers, asked before the names are known: every
+    change of them is allowed to the same people (the club's organisers), so the change to none
+    stands for them all (an event without organisers is organised by its club's organisers
+    only, who may name them)."""
+    return policy.Change(event, {"organisers": []})
 
 
 def _round(request, pk: int) -> Round:
@@ -151,20 +169,21 @@ def _names(request, player_ids) -> dict:
 def home(request):
     visibility = _visibility(request)
     events = visibility.organised_events().select_related("club").order_by("-starts_on", "-created_at")
-    clubs = [club for club in _organised_clubs(request) if policy.may(request.user, "add_event_to_club", club)]
+    clubs = [club for club in _organised_clubs(request)
+             if policy.may(request.user, "add_event", _new_event_in(club))]
     return render(request, "console/home.html", {"events": events, "clubs": clubs})
 
 
 @login_required
 def event_new(request):
     clubs = Club.objects.filter(pk__in=[c.pk for c in _organised_clubs(request)
-                                        if policy.may(request.user, "add_event_to_club", c)])
+                                        if policy.may(request.user, "add_event", _new_event_in(c))])
     if not clubs.exists():
         raise PermissionDenied(_("You organise no club, so you cannot create events."))
     form = EventForm(request.POST or None, clubs=clubs)
     if request.method == "POST" and form.is_valid():
         club = form.cleaned_data["club"]
-        _require(request, "add_event_to_club", club)
+        _require(request, "add_event", _new_event_in(club, **form.options()))
         with refusal(request) as attempt:
             event = services.event_create(by_user=request.user, via=VIA, club=club, **form.options())
         if attempt.done:
@@ -181,7 +200,7 @@ def event_edit(request, pk: int):
     form = EventForm(request.POST or None, clubs=clubs, locked_game=locked, initial=EventForm.initial_for(event))
     if request.method == "POST" and form.is_valid():
         club = form.cleaned_data["club"]
-        _require(request, "update_event", policy.Change(event, {"club": club}))
+        _require(request, "change_event", policy.Change(event, {"club": club, **form.options()}))
         with refusal(request) as attempt:
             services.event_update(event=event, by_user=request.user, via=VIA, club=club, **form.options())
         if attempt.done:
@@ -229,7 +248,7 @@ def event_detail(request, pk: int):
         "event": event, "game_name": GAMES[event.game].name, "rules": _rules_in_words(event),
         "rounds": [{"round": r, "tables": len(r.tables.all()), "drawn": bool(r.draft)} for r in rounds],
         "organisers": event.organisers.order_by("username"),
-        "may_name_organisers": policy.may(request.user, "name_event_organisers", event),
+        "may_name_organisers": policy.may(request.user, "change_event", _naming_organisers(event)),
         "organiser_form": OrganiserForm(), "present": len(present_players(event)),
         "standings": standings, "metrics": [METRIC_LABELS.get(name, name) for name in metrics],
         # Columns as the public table heads them: a short heading on a phone, the full one wider.
@@ -279,6 +298,7 @@ def open_table(request, pk: int):
 def event_publish(request, pk: int):
     event = _event(request, pk)
     published = request.POST.get("published") == "1"
+    _require(request, "change_event", policy.Change(event, {"published": published}))
     with refusal(request) as attempt:
         services.event_update(event=event, by_user=request.user, via=VIA, published=published)
     if attempt.done:
@@ -289,7 +309,8 @@ def event_publish(request, pk: int):
 @login_required
 @require_POST
 def event_organiser_add(request, pk: int):
-    event = _event(request, pk, "name_event_organisers")
+    event = _event(request, pk)
+    _require(request, "change_event", _naming_organisers(event))
     form = OrganiserForm(request.POST)
     if form.is_valid():
         user = get_user_model().objects.filter(username=form.cleaned_data["username"], is_active=True).first()
@@ -297,9 +318,10 @@ def event_organiser_add(request, pk: int):
             messages.error(request, _("There is no account named %(name)s.") % {"name": form.cleaned_data["username"]})
         else:
             organisers = list(event.organisers.all())
+            organisers = organisers + [user] if user not in organisers else organisers
+            _require(request, "change_event", policy.Change(event, {"organisers": organisers}))
             with refusal(request) as attempt:
-                services.event_update(event=event, by_user=request.user, via=VIA,
-                                      organisers=organisers + [user] if user not in organisers else organisers)
+                services.event_update(event=event, by_user=request.user, via=VIA, organisers=organisers)
             if attempt.done:
                 messages.success(request, _("%(name)s organises this event now.") % {"name": user.username})
     return redirect("console:event", event.pk)
@@ -318,8 +340,10 @@ def players(request, pk: int):
     duplicate_of = None
     if request.method == "POST" and form.is_valid():
         club = form.cleaned_data["club"]
-        _require(request, "add_player_to_club", club)
         name = form.cleaned_data["name"].strip()
+        _require(request, "add_player", policy.Change(None, {
+            "clubs": [club], "name": name, "initials_only": form.cleaned_data["initials_only"],
+            "distinction": form.cleaned_data["distinction"].strip()}))
         with refusal(request, answered_here=lambda error: error.code is Error.SAME_NAME) as attempt:
             player = services.player_create(by_user=request.user, via=VIA, name=name, clubs=[club],
                                             initials_only=form.cleaned_data["initials_only"],
@@ -350,20 +374,22 @@ def players(request, pk: int):
             "player": player, "name": shown[player.pk], "plain_name": visibility.name(player),
             "attendance": attendance.get(player.pk),
             "same_name": counts[services.folded_name(player.name)], "played": player.pk in seated_now,
-            "may_tell_apart": policy.may(request.user, "change_player", player),
+            "may_tell_apart": policy.may(request.user, "change_player",
+                                         policy.Change(player, {"distinction": player.distinction})),
         })
     present = sum(1 for a in attendance.values() if a.present)
     return render(request, "console/players.html", {
         "event": event, "rows": rows, "form": form, "query": query, "present": present,
         "duplicate_of": duplicate_of, "club": event.club,
-        "may_add": any(policy.may(request.user, "add_player_to_club", club) for club in clubs),
+        "may_add": any(policy.may(request.user, "add_player", policy.Change(None, {"clubs": [club]}))
+                       for club in clubs),
     }, status=_form_status(request) if duplicate_of is None else 200)
 
 
 @login_required
 @require_POST
 def attendance(request, pk: int, player: int):
-    event = _event(request, pk)
+    event = _event(request, pk, "check_in_at_event")
     target = get_object_or_404(_visibility(request).players().filter(clubs=event.club), pk=player)
     with refusal(request):
         if request.POST.get("present") == "1":
@@ -382,9 +408,11 @@ def player_distinction(request, pk: int, player: int):
     """What tells a player apart from his namesakes, set from the players' list."""
     event = _event(request, pk)
     target = get_object_or_404(_visibility(request).players().filter(clubs=event.club, anonymised=False), pk=player)
-    _require(request, "change_player", target)
     form = DistinctionForm(request.POST)
-    if form.is_valid():
+    valid = form.is_valid()
+    _require(request, "change_player",
+             policy.Change(target, {"distinction": form.cleaned_data.get("distinction", "").strip()}))
+    if valid:
         with refusal(request) as attempt:
             services.player_update(player=target, by_user=request.user, via=VIA,
                                    distinction=form.cleaned_data["distinction"].strip())
@@ -398,7 +426,8 @@ def player_distinction(request, pk: int, player: int):
 @login_required
 @require_POST
 def round_new(request, pk: int):
-    event = _event(request, pk, "add_round_to_event")
+    event = _seen_event(request, pk)
+    _require(request, "add_round", policy.Change(None, {"event": event}))
     with refusal(request) as attempt:
         round_ = services.round_create(event=event, by_user=request.user, via=VIA)
     if not attempt.done:
@@ -544,6 +573,7 @@ def round_publish(request, pk: int):
 def round_hold(request, pk: int):
     round_ = _round(request, pk)
     held = request.POST.get("held") == "1"
+    _require(request, "change_round", policy.Change(round_, {"results_held": held}))
     with refusal(request) as attempt:
         services.round_set_results_held(round_=round_, held=held, by_user=request.user, via=VIA,
                                         reason=request.POST.get("reason", "")[:2000])
@@ -556,7 +586,8 @@ def round_hold(request, pk: int):
 @login_required
 def plan(request, pk: int):
     """Plan every remaining round at once for the present players (a fixed roster)."""
-    event = _event(request, pk, "add_round_to_event")
+    event = _seen_event(request, pk)
+    _require(request, "add_round", policy.Change(None, {"event": event}))
     present = present_players(event)
     form = PlanForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
