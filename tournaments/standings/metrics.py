@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Hashable, Sequence
 
-from ..results.book import placements
-from .sums import PLACEMENT_SCALE
+from ..results.book import PLACEMENT_SCALE, placements
 
 
 @dataclass(frozen=True)
@@ -120,7 +119,7 @@ class Played(Metric):
 class Sums:
     """A player's sums over the sessions that count (``tournaments/standings/sums.py`` keeps them per
     round): every metric follows from them. ``placement`` is in units of
-    ``aggregates.PLACEMENT_SCALE`` (an exact integer), so that ranking compares integers.
+    ``results.book.PLACEMENT_SCALE`` (an exact integer), so that ranking compares integers.
     ``seated``: sessions with a hand, finished or not; ``played``: finished ones."""
 
     seated: int
