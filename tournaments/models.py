@@ -323,8 +323,8 @@ class Session(models.Model):
 
 
 class PlayerSums(models.Model):
-    """A player's sums over counted sessions (``aggregates.FIELDS``), per round or per event.
-    ``placement`` is the placement points times ``standings.metrics.PLACEMENT_SCALE`` (exact integers);
+    """A player's sums over counted sessions (``results.book.FIELDS``), per round or per event.
+    ``placement`` is the placement points times ``results.book.PLACEMENT_SCALE`` (exact integers);
     ``cents`` Maumau's settled money (finished series only)."""
 
     seated = models.IntegerField(default=0)  # sessions with a hand, finished or under way

@@ -535,9 +535,6 @@ class Visibility:
         """The events this user organises (or his clubs'); every event for staff."""
         return self.events() if self.staff else self.events().filter(pk__in=self.organised_event_ids())
 
-    def sees_results_of(self, round_: Round) -> bool:
-        return not round_.results_held or self.staff or organises_event(self.user, round_.event)
-
     def organises(self, event: Event) -> bool:
         return organises_event(self.user, event)
 

@@ -27,13 +27,13 @@ def play(table, hands: int | None = None, seed: int = 1):
     rng = random.Random(seed)
     summary, count = None, 0
     while hands is None or count < hands:
-        session = results.current_session(table, create=False)
+        session = results.current_session(table)
         if session is not None and session.status != "open":
             break
         record = next_record(table.round.event.game, rng, table.seats.count(), summary, table.first_dealer)
         summary = results.hand_submit(table_id=table.pk, entry=results.Entry(record)).receipt["session"]
         count += 1
-    return results.current_session(table, create=False)
+    return results.current_session(table)
 
 
 @pytest.fixture

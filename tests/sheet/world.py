@@ -62,7 +62,7 @@ def play_hands(table, hands: int, seed: int, by_user) -> None:
     rng = random.Random(seed)
     players = table.seats.count()
     for _ in range(hands):
-        session = current_session(table, create=False)
+        session = current_session(table)
         following = (session_summary(session)["next"] if session is not None
                      else {"dealer": table.first_dealer, "direction": 1})
         dealer = following["dealer"] if following["dealer"] is not None else 0

@@ -131,8 +131,12 @@ def test_rebuild_equals_the_sums_kept_by_the_services(world):
 def test_placement_points_are_kept_exactly_for_every_table_size_and_tie():
     from fractions import Fraction
 
-    from tournaments.results.book import placements
-    from tournaments.standings.sums import FIELDS, PLACEMENT_SCALE, contribution
+    from tournaments.results.book import (
+        FIELDS,
+        PLACEMENT_SCALE,
+        contribution,
+        placements,
+    )
 
     rng = random.Random(5)
     for _ in range(500):

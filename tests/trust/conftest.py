@@ -23,7 +23,7 @@ def play(table, *, hands: int | None = None, seed: int = 1, mark: str | None = N
     summary = None
     count = 0
     while hands is None or count < hands:
-        session = results.current_session(table, create=False)
+        session = results.current_session(table)
         if session is not None and session.status != "open":
             break
         record = next_record(table.round.event.game, rng, players, summary, table.first_dealer)
@@ -31,7 +31,7 @@ def play(table, *, hands: int | None = None, seed: int = 1, mark: str | None = N
             record["note"] = mark
         summary = results.hand_submit(table_id=table.pk, entry=results.Entry(record), by_user=by_user).receipt["session"]
         count += 1
-    return results.current_session(table, create=False)
+    return results.current_session(table)
 
 
 @pytest.fixture(scope="module")

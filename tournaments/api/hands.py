@@ -143,7 +143,7 @@ class TableHandsView(APIView):
     def get(self, request, pk: int):
         """The table's current session with every hand, as the table's sheet shows it."""
         table = get_object_or_404(policy.visibility(request.user).tables(), pk=pk)
-        session = results.current_session(table, create=False)
+        session = results.current_session(table)
         if session is None:
             return Response({"session": None, "hands": []})
         hands = [results.hand_view(hand) for hand in session.hands.order_by("number")]

@@ -482,10 +482,6 @@ class DrawSerializer(serializers.Serializer):
     drawn_at = serializers.DateTimeField()
 
 
-class HoldSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
-
-
 class RoundViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, CreateMixin,
                    UpdateMixin, mixins.DestroyModelMixin):
     """Rounds of an event. Its organisers create, draw, hold back and release them; a round whose

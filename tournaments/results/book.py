@@ -1,12 +1,23 @@
-"""How a session goes on: who deals next, the totals, when it ends, the Maumau settlement.
+"""A session's book: who deals next, the totals, when it ends, what it adds to its players'
+standings sums, the Maumau settlement; and the one step of every write of results
+(``SessionBook.apply``).
 
-Pure Python over plain data (no database), so the rules of a session are tested on their own.
-A hand here is a ``PlayedHand``: its dealer, whether it was voided and the engine's answer.
+Pure Python over plain data (no database, no clock), so the rules of a session are tested on
+their own (tests/tournaments/test_book.py). A hand here is a ``PlayedHand``: its dealer, whether
+it was voided and the engine's answer. A write of results is judge -> apply -> store
+(``tournaments/results/services.py``): the engine judges the record, the book applies the hand
+and answers with an ``Outcome`` (the session's kept state after it, what its players' sums change
+by, the money owed), and one store function writes that outcome.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from math import lcm
 from typing import Sequence
+
+from games.catalog import GAMES
+from games.rules.maumau import settle
 
 
 @dataclass(frozen=True)
@@ -127,8 +138,6 @@ def placements(session_totals: Sequence[int]):
 
     Returned as exact fractions: tied seats share the mean of the points of the places they hold.
     """
-    from fractions import Fraction
-
     count = len(session_totals)
     if count < 2:
         return [Fraction(1)] * count
@@ -144,3 +153,234 @@ def placements(session_totals: Sequence[int]):
             points[order[place]] = share
         position = end + 1
     return points
+
+
+# --- what a session adds to its players' standings sums -------------------------------------------
+
+# Session.Status's values (tournaments/models.py), as the book keeps them.
+OPEN, FINISHED, ABANDONED = "open", "finished", "abandoned"
+
+MAX_SEATS = max(info.max_players for info in GAMES.values())
+# Placement points are fractions whose denominators divide ``(n − 1) · k`` for a table of ``n``
+# seats with ``k`` tied players; kept as integers times ``PLACEMENT_SCALE`` (a multiple of every
+# such denominator), so sums stay exact and compare exactly.
+PLACEMENT_SCALE = lcm(*((n - 1) * k for n in range(2, MAX_SEATS + 1) for k in range(1, n + 1)))
+FIELDS = ("seated", "played", "placement", "total", "wins", "cents")
+ZERO = (0,) * len(FIELDS)
+
+
+def money(session_totals: Sequence[int], stake_cents: int) -> tuple[list[int], list[dict]]:
+    """A Maumau series' nets per seat and the transfers that realise them (rules/maumau.md, Series
+    and money; the engine's ``settle``), from the session's totals: its counted games' minus
+    points negated, so voided and unconfirmed games count for nothing and corrected ones as
+    corrected."""
+    return settle([-total for total in session_totals], stake_cents)
+
+
+def contribution(*, players: Sequence[int], totals: Sequence[int], status: str, hand_count: int, game: str,
+                 stake_cents: int) -> dict[int, tuple]:
+    """What one session, as kept, adds to each of its players' sums (``FIELDS`` in order): nothing
+    when abandoned; when it has hands, one session seated and its total; when it is finished as
+    well, one session played, its placement points and a win when the player's total is the
+    table's best; for a finished Maumau series, the player's settled cents."""
+    if status == ABANDONED or not players:
+        return {}
+    totals = list(totals) or [0] * len(players)
+    counted = hand_count > 0
+    finished = counted and status == FINISHED
+    paid = game == "maumau" and status == FINISHED
+    if not counted and not paid:
+        return {}
+    points = placements(totals) if finished else None
+    best = max(totals) if finished else None
+    nets = money(totals, stake_cents)[0] if paid else None
+    result = {}
+    for seat, player in enumerate(players):
+        if seat >= len(totals):
+            break
+        scaled = points[seat] * PLACEMENT_SCALE if finished else 0
+        if finished and Fraction(scaled).denominator != 1:
+            raise ValueError(f"placement points {points[seat]} are not a multiple of 1/{PLACEMENT_SCALE}")
+        result[player] = (
+            int(counted), int(finished), int(scaled), totals[seat] if counted else 0,
+            int(finished and totals[seat] == best), nets[seat] if paid else 0,
+        )
+    return result
+
+
+def difference(before: dict, after: dict) -> list[tuple[int, tuple]]:
+    """(player, change of each field) for the players whose sums change, by player id (the order
+    in which rows are written, so that concurrent writes lock them in one order)."""
+    changes = []
+    for player in sorted(before.keys() | after.keys()):
+        old, new = before.get(player, ZERO), after.get(player, ZERO)
+        change = tuple(b - a for a, b in zip(old, new))
+        if any(change):
+            changes.append((player, change))
+    return changes
+
+
+# --- the book and its one step -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What is kept of a session (``Session``'s status, totals, hand count and first dealer): what
+    its players' sums were last added from, and what a write changes."""
+
+    status: str = OPEN
+    totals: tuple[int, ...] = ()  # () while never kept
+    hand_count: int = 0
+    first_dealer: int | None = None
+
+
+@dataclass(frozen=True)
+class SessionBook:
+    """A session as its writes see it: the event's rules, its seated players (ids in seat order),
+    what is kept of it, how many hand slots it has and its latest hand; and every hand, in slot
+    order, when the caller read them (a correction, a void, a confirmation: a submission needs the
+    latest hand only, so it costs the same at the first hand and the hundredth)."""
+
+    rules: SessionRules
+    kept: Kept = Kept()
+    players: tuple[int, ...] = ()
+    count: int = 0  # hand slots so far (slots have no gaps: a voided hand keeps its own)
+    last: PlayedHand | None = None
+    hands: tuple[PlayedHand, ...] | None = None
+
+    @classmethod
+    def over(cls, rules: SessionRules, hands: Sequence[PlayedHand], *, players: Sequence[int] = (),
+             kept: Kept | None = None) -> SessionBook:
+        """The book of a session with these ``hands`` (every one, in slot order); ``kept`` what is
+        stored of it, by default what these hands leave (the first hand's dealer dealt first)."""
+        hands = tuple(hands)
+        if kept is None:
+            sums = totals(rules, hands)
+            kept = Kept(FINISHED if hands and finished_after(rules, len(hands), sums) else OPEN, tuple(sums),
+                        len(hands), hands[0].dealer if hands else None)
+        return cls(rules, kept, tuple(players), len(hands), hands[-1] if hands else None, hands)
+
+    @property
+    def next(self) -> Expected:
+        """The slot, dealer and direction the next hand must have."""
+        return self._expected(self.count, self.last)
+
+    def expected_at(self, number: int) -> Expected:
+        """What the hand in slot ``number`` must continue: a correction is judged against the hands
+        before it, the later ones stand as played."""
+        if number == self.count + 1:
+            return self.next
+        if self.hands is None or not 1 <= number <= len(self.hands):
+            raise ValueError(f"the book holds no slot {number}")
+        return self._expected(number - 1, self.hands[number - 2] if number > 1 else None)
+
+    def _expected(self, count: int, last: PlayedHand | None) -> Expected:
+        expected = expected_after(self.rules, count, last)
+        if count == 0 and self.kept.first_dealer is not None:
+            # The draw chose who deals first (Table.first_dealer): hand 1 must be dealt by that seat.
+            return Expected(expected.number, self.kept.first_dealer, expected.direction)
+        return expected
+
+    def contribution(self) -> dict[int, tuple]:
+        """What the session, as kept, adds to its players' sums (``contribution``)."""
+        return contribution(players=self.players, totals=self.kept.totals, status=self.kept.status,
+                            hand_count=self.kept.hand_count, game=self.rules.game,
+                            stake_cents=self.rules.maumau_stake_cents)
+
+    def transfers(self) -> tuple[tuple[int, int, int], ...]:
+        """The payments a finished Maumau series owes, as (payer, payee, cents) of player ids;
+        none for anything else."""
+        if self.rules.game != "maumau" or self.kept.status != FINISHED:
+            return ()
+        return tuple((self.players[t["from"]], self.players[t["to"]], t["cents"])
+                     for t in money(self.kept.totals, self.rules.maumau_stake_cents)[1] if t["cents"] > 0)
+
+    def apply(self, hand: PlayedHand, *, number: int | None = None) -> Outcome:
+        """The session with ``hand`` written: as the next slot (a submission: ``number`` None), or
+        replacing slot ``number`` (a correction, a void, a confirmation; the book must hold every
+        hand). A submission's totals are the kept ones plus the hand (``add_hand``)."""
+        if number is not None and number != self.count + 1:
+            if self.hands is None or not 1 <= number <= len(self.hands):
+                raise ValueError(f"the book holds no slot {number}")
+            hands = list(self.hands)
+            hands[number - 1] = hand
+            return self.restate(hands)
+        if self.count == 0:
+            base = [0] * self.rules.players
+        elif len(self.kept.totals) == self.rules.players:
+            base = list(self.kept.totals)
+        elif self.hands is not None:
+            base = totals(self.rules, self.hands)  # never kept yet
+        else:
+            raise ValueError("the kept totals do not fit the table: the book needs the session's hands")
+        after = replace(self, count=self.count + 1, last=hand,
+                        hands=None if self.hands is None else (*self.hands, hand))
+        first = hand.dealer if self.kept.first_dealer is None else self.kept.first_dealer
+        return self._outcome(after, add_hand(base, hand), first)
+
+    def restate(self, hands: Sequence[PlayedHand]) -> Outcome:
+        """The session over ``hands``, every one in slot order (after one of them changed, or
+        hands written around the services)."""
+        hands = tuple(hands)
+        after = replace(self, count=len(hands), last=hands[-1] if hands else None, hands=hands)
+        return self._outcome(after, totals(self.rules, hands), self.kept.first_dealer)
+
+    def abandon(self) -> Outcome:
+        """The session abandoned: shown as such, adding nothing to its players' sums, not rated."""
+        after = replace(self, kept=replace(self.kept, status=ABANDONED))
+        return Outcome(before=self, book=after, rating_dirty=self.kept.status == FINISHED, result_changed=True)
+
+    def _outcome(self, after: SessionBook, new_totals: list[int], first_dealer: int | None) -> Outcome:
+        """Keep the totals and hand count; finish or reopen the session by its end condition (an
+        abandoned one stays abandoned)."""
+        was = status = self.kept.status
+        if was != ABANDONED:
+            finished = finished_after(self.rules, after.count, new_totals)
+            if finished and was != FINISHED:
+                status = FINISHED
+            elif not finished and was == FINISHED:
+                status = OPEN
+        kept = Kept(status, tuple(new_totals), after.count, first_dealer)
+        after = replace(after, kept=kept)
+        # What the ratings pool applied may be stale (ratings/services.py).
+        dirty = FINISHED in (was, status) and (kept.totals != tuple(self.kept.totals) or status != was)
+        rated = was != ABANDONED and FINISHED in (was, status)
+        # Transfers exist only for a finished series: reopened, it owes nothing any more.
+        owed = after.transfers() if rated and self.rules.game == "maumau" else None
+        return Outcome(before=self, book=after, rating_dirty=dirty, transfers=owed, result_changed=rated)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a write does to a session: the book before and after it, and what follows from the
+    change, for the store to write."""
+
+    before: SessionBook
+    book: SessionBook
+    rating_dirty: bool = False  # the session was rated before or is now, and its result moved
+    transfers: tuple[tuple[int, int, int], ...] | None = None  # the payments owed now; None: leave them
+    result_changed: bool = False  # the ratings hear of it: finished, corrected after finishing, reopened, abandoned
+
+    @property
+    def kept(self) -> Kept:
+        return self.book.kept
+
+    @property
+    def finished(self) -> bool | None:
+        """True when the session finished now, False when it was reopened, else None."""
+        was, now = self.before.kept.status, self.book.kept.status
+        if now == FINISHED and was != FINISHED:
+            return True
+        if was == FINISHED and now == OPEN:
+            return False
+        return None
+
+    @property
+    def standings(self) -> list[tuple[int, tuple]]:
+        """What each player's round and event sums change by (``difference``)."""
+        return difference(self.before.contribution(), self.book.contribution())
+
+    @property
+    def next(self) -> Expected | None:
+        """The hand the table enters next; None once the session is over."""
+        return self.book.next if self.book.kept.status == OPEN else None

@@ -36,7 +36,7 @@ from ..models import (
 )
 from ..services import EVENT_FIELDS, _check_event
 from ..standings import series_standings
-from .services import HAND_STATE_FIELDS
+from .services import HAND_STATE_FIELDS, session_recount
 
 FORMAT = "stich-event/1"
 # Every option of an event and every state of a hand, from the services' own lists: an option or
@@ -117,8 +117,6 @@ class ImportRejected(Exception):
 
 def import_lines(lines: Iterable[str], *, progress=None, by_user=None, via: str = "command") -> Event:
     """Import one exported event (new rows throughout). All or nothing; one audit row."""
-    from .services import _settle_session
-
     ids: dict[str, dict] = {kind: {} for kind in ("club", "player", "round", "table", "session")}
     rejections: list[Rejection] = []
     event = None
@@ -214,7 +212,7 @@ def import_lines(lines: Iterable[str], *, progress=None, by_user=None, via: str 
             transaction.set_rollback(True)
             raise ImportRejected(rejections)
         for session in touched.values():
-            _settle_session(session, list(session.hands.order_by("number")))
+            session_recount(session=session)
         for session in abandoned:
             session.status = Session.Status.ABANDONED
             session.save(update_fields=["status"])

@@ -1,5 +1,11 @@
-"""Writes of results: submit, correct and void hands, abandon sessions, mark Maumau payments paid;
-and the session bookkeeping that follows (what ends a session, who deals next, the money).
+"""Writes of results: submit, correct, void, confirm and dispute hands, abandon sessions, mark Maumau
+payments paid.
+
+Every write of a hand or a session is judge -> apply -> store: the engine judges the record against
+its slot (``_judge``), the session's book applies it (``book.SessionBook``: pure, over plain
+data; it answers with an ``Outcome``: the kept totals, hand count and status, the next hand, what
+the players' standings sums change by, the money a finished Maumau series owes), and ``_store``
+writes that outcome (a submission's with its hand in ``sql.store_hand``'s one statement).
 
 Every write runs in one transaction that first locks the table row (``sql.lock_table``, the one
 lock of submit, correct, void, confirm, dispute and abandon), so writes to one session are serialised: hand numbers have no gaps and dealers stay consistent. Refusals are domain errors
@@ -25,7 +31,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.parsers import text_error
-from games.rules import Code, RecordError, validate, validate_series
+from games.rules import Code, RecordError, validate
 
 from .. import audit, policy
 from ..errors import Conflict, Error, Invalid, NotAllowed, RecordRejected
@@ -43,12 +49,14 @@ from ..standings import series_standings
 from ..standings import sums as aggregates
 from . import sql
 from .book import (
+    OPEN,
     Expected,
+    Kept,
+    Outcome,
     PlayedHand,
+    SessionBook,
     SessionRules,
-    add_hand,
-    expected_after,
-    finished_after,
+    money,
     totals,
 )
 
@@ -101,17 +109,15 @@ def session_rules(session: Session, players: int | None = None) -> SessionRules:
     return SessionRules.for_event(table.round.event, table.seats.count() if players is None else players)
 
 
-def _expected(session: Session, rules: SessionRules, hands: list[Hand]) -> Expected:
-    return _expected_after(session, rules, len(hands), hands[-1] if hands else None)
-
-
-def _expected_after(session: Session, rules: SessionRules, count: int, last: Hand | None) -> Expected:
-    """The next slot after ``count`` hands, ``last`` the latest of them."""
-    expected = expected_after(rules, count, None if last is None else played(last))
-    if count == 0 and session.first_dealer is not None:
-        # The draw chose who deals first (Table.first_dealer): hand 1 must be dealt by that seat.
-        return Expected(expected.number, session.first_dealer, expected.direction)
-    return expected
+def book_of(session: Session, rules: SessionRules, hands: list[Hand] | None = None, *,
+            players: tuple[int, ...] | list[int] = (), last: Hand | None = None) -> SessionBook:
+    """``session``'s book: what is kept of it, and ``hands`` (every one, in slot order) when the
+    caller read them, else its latest hand (``last``) only."""
+    kept = Kept(session.status, tuple(session.totals or ()), session.hand_count, session.first_dealer)
+    if hands is not None:
+        return SessionBook.over(rules, [played(hand) for hand in hands], players=players, kept=kept)
+    return SessionBook(rules, kept, tuple(players), 0 if last is None else last.number,
+                       None if last is None else played(last))
 
 
 def _check_continues(record: dict, rules: SessionRules, expected: Expected) -> None:
@@ -161,11 +167,9 @@ def _lock_hand(hand: Hand) -> Hand:
     return Hand.objects.select_for_update(of=("self",)).select_related("session__table__round__event").get(pk=hand.pk)
 
 
-def current_session(table: Table, *, create: bool) -> Session | None:
-    session = table.sessions.order_by("-number").first()
-    if session is None and create:
-        session = Session.objects.create(table=table, number=1, first_dealer=table.first_dealer)
-    return session
+def current_session(table: Table) -> Session | None:
+    """The table's latest session, if any (a submission starts the first)."""
+    return table.sessions.order_by("-number").first()
 
 
 def fingerprint(record, expected_number: int | None) -> str:
@@ -235,7 +239,7 @@ def hand_submit(*, table_id: int, entry: Entry, by_user=None, idempotency_key: s
                 if state.earlier is not None:
                     return _answer_again(state.earlier, print_)
             session = state.session or Session.objects.create(table=table, number=1, first_dealer=table.first_dealer)
-            hand, receipt = _store_next(session, state, record, party, entry.expected_number)
+            hand, receipt = _submit(session, state, record, party, entry.expected_number)
             if idempotency_key:
                 stored = IdempotentSubmission(
                     table=table, key=idempotency_key, fingerprint=print_, session=session, hand=hand, body=receipt,
@@ -259,21 +263,24 @@ def _submitting_party(table: Table, entry: Entry, by_user) -> policy.Party:
     return policy.acting_party(by_user, table, entry.credentials, action="submit")
 
 
-def _store_next(
+def _submit(
     session: Session, state: sql.TableState, record, party: policy.Party, expected_number: int | None,
 ) -> tuple[Hand, dict]:
-    """Judge and store the next hand; returns it with its receipt.
+    """Judge the next hand, apply it to the session's book and store it; returns it with its receipt.
 
-    It needs the latest hand only: the slot and dealer follow from it (``progress.expected_after``)
-    and the totals are the session's kept ones plus this hand (``progress.add_hand``); the tests
-    compare both with a computation over every hand (tests/scale/test_submission.py).
+    The book needs the latest hand only: the slot and dealer follow from it and the totals are the
+    session's kept ones plus this hand; the tests compare both with a computation over every hand
+    (tests/scale/test_submission.py).
     """
     if session.status != Session.Status.OPEN:
         raise Conflict(f"the session is {session.status}; no more hands", code=Error.SESSION_CLOSED)
     last = state.last if state.session is not None else None
-    count = 0 if last is None else last.number  # slots have no gaps: a voided hand keeps its own
     rules = session_rules(session, state.seats)
-    expected = _expected_after(session, rules, count, last)
+    hands = None
+    if last is not None and len(session.totals or ()) != rules.players:
+        hands = list(session.hands.order_by("number"))  # totals never kept yet: the book over every hand
+    book = book_of(session, rules, hands, players=state.players, last=last)
+    expected = book.next
     if expected_number is not None and expected_number != expected.number:
         raise Conflict(
             f"hand {expected_number} is not the next hand; the next is hand {expected.number}", code=Error.NOT_NEXT_HAND
@@ -289,147 +296,124 @@ def _store_next(
     )
     version = HandVersion(hand=hand, version=1, dealer=hand.dealer, record=record, result=result, created_by=user,
                           via_scorer_token=party.via_scorer_token)
-    changed = []
-    if session.first_dealer is None:
-        session.first_dealer = hand.dealer
-        changed.append("first_dealer")
-    kept = session.totals if count else [0] * rules.players
-    if len(kept) != rules.players:
-        kept = session_totals(rules, list(session.hands.order_by("number")))  # never kept yet
-    was = session.status
-    before = aggregates.session_contribution(session, state.players, event)
-    changed += _settle(session, rules=rules, count=hand.number, new_totals=add_hand(kept, played(hand)))
-    changes = aggregates.difference(before, aggregates.session_contribution(session, state.players, event))
-    series_standings.refresh([sql.store_hand(hand, version, session, changed,
-                                        standings=(event.pk, session.table.round_id, changes))])
-    _settled(session, rules, was=was, hands=None)
-    waiting = state.waiting + hand.unconfirmed
-    return hand, {"hand": hand_view(hand), "result": hand.result,
-                  "session": _summary(session, rules, count=hand.number, unconfirmed=waiting, last=hand)}
-
-
-def _settle_session(session: Session, hands: list[Hand], *, rules: SessionRules | None = None) -> None:
-    """Settle ``session`` over ``hands``: all its hands in slot order, as stored in this
-    transaction (after a correction, a void, a confirmation); one UPDATE of what changed."""
-    rules = rules or session_rules(session)
-    was = session.status
-    players, event = _seated(session), session.table.round.event
-    before = aggregates.session_contribution(session, players, event)
-    changed = _settle(session, rules=rules, count=len(hands), new_totals=session_totals(rules, hands))
-    if changed:
-        sql.update(session, changed)
-        _keep_standings(session, players, before)
-    _settled(session, rules, was=was, hands=hands)
+    outcome = book.apply(played(hand))
+    _store(session, outcome, new=(hand, version))
+    return hand, _receipt(hand, session, outcome.book, unconfirmed=state.waiting + hand.unconfirmed)
 
 
 def _seated(session: Session) -> list[int]:
     return list(Seat.objects.filter(table_id=session.table_id).order_by("position").values_list("player_id", flat=True))
 
 
-def _keep_standings(session: Session, players: list[int], before: dict) -> None:
-    """Add the change of ``session``'s contribution (``before``: as it was stored) to its
-    players' round sums (``aggregates``), in the caller's transaction."""
-    event = session.table.round.event
-    changes = aggregates.difference(before, aggregates.session_contribution(session, players, event))
-    aggregates.apply(event.pk, session.table.round_id, changes)
-    if changes:
-        series_standings.refresh_for_events([event.pk])  # its series' public standings (read after the table's lock)
+def _read_book(session: Session) -> tuple[SessionBook, list[Hand]]:
+    """The book of ``session`` over every stored hand (a correction, a void, a confirmation), read
+    in the write's transaction after the table's lock; with the hands read."""
+    players = _seated(session)
+    hands = list(session.hands.order_by("number"))
+    return book_of(session, session_rules(session, len(players)), hands, players=players), hands
 
 
-def _settle(session: Session, *, rules: SessionRules, count: int, new_totals: list[int]) -> list[str]:
-    """Keep the session's totals and hand count, finish or reopen it by its end condition; returns
-    the fields that changed, for the caller to write (a submission writes them with its hand)."""
+def _store(session: Session, outcome: Outcome, *, new: tuple[Hand, HandVersion] | None = None) -> None:
+    """Store ``outcome`` in the caller's transaction: the session's kept state that changed, its
+    players' round and event sums (``outcome.standings``) and its series' public standings; with
+    ``new`` (a submission) the hand and its first version too, in one statement on PostgreSQL
+    (``sql.store_hand``). Then the payments a Maumau series owes, and the announcements: the
+    table's live pages, the ratings when the session's result changed."""
+    fields = _keep(session, outcome)
+    table = session.table
+    event_id, round_id = table.round.event_id, table.round_id
+    changes = outcome.standings
+    if new is not None:
+        series_standings.refresh([sql.store_hand(*new, session, fields, standings=(event_id, round_id, changes))])
+    elif fields:
+        sql.update(session, fields)
+        aggregates.apply(event_id, round_id, changes)
+        if changes:
+            series_standings.refresh_for_events([event_id])  # its series' public standings (read after the table's lock)
+    announce_table_results_changed(event_id=event_id, table_id=table.pk, session_id=session.pk,
+                                   held=table.round.results_held)
+    if outcome.transfers is not None:
+        _store_transfers(session, outcome.transfers)
+    if outcome.result_changed:
+        announce_session_result_changed(session.pk)
+
+
+def _keep(session: Session, outcome: Outcome) -> list[str]:
+    """Set on ``session`` what ``outcome`` changes of it; returns those fields in the order they
+    are written (one statement text per set of fields, prepared once per connection)."""
+    before, kept, now = outcome.before.kept, outcome.kept, timezone.now()
     changed = []
-    if session.totals != new_totals:
-        session.totals = new_totals
+    if kept.first_dealer != before.first_dealer:
+        session.first_dealer = kept.first_dealer
+        changed.append("first_dealer")
+    if kept.totals != before.totals:
+        session.totals = list(kept.totals)
         changed.append("totals")
-    if session.hand_count != count:
-        session.hand_count = count
+    if kept.hand_count != before.hand_count:
+        session.hand_count = kept.hand_count
         changed.append("hand_count")
-    was = session.status
-    if was != Session.Status.ABANDONED:
-        finished = finished_after(rules, count, new_totals)
-        if finished and was != Session.Status.FINISHED:
-            session.status, session.finished_at = Session.Status.FINISHED, timezone.now()
-            changed += ["status", "finished_at"]
-        elif not finished and was == Session.Status.FINISHED:
-            session.status, session.finished_at = Session.Status.OPEN, None
-            changed += ["status", "finished_at"]
-    if Session.Status.FINISHED in (was, session.status) and {"totals", "status", "finished_at"} & set(changed):
-        # What the ratings pool applied may be stale: mark it (ratings/services.py).
-        session.rating_dirty_at = timezone.now()
+    if kept.status != before.status:
+        session.status = kept.status
+        changed.append("status")
+    if outcome.finished is not None:
+        session.finished_at = now if outcome.finished else None
+        changed.append("finished_at")
+    if outcome.rating_dirty:
+        session.rating_dirty_at = now
         changed.append("rating_dirty_at")
     return changed
 
 
-def _settled(session: Session, rules: SessionRules, *, was: str, hands: list[Hand] | None) -> None:
-    """What follows a settled session (its status before: ``was``): the live pages hear of it, a
-    finished Maumau series' money is settled over ``hands`` (read now when None), the ratings
-    hear of a rated session."""
-    table = session.table
-    announce_table_results_changed(event_id=table.round.event_id, table_id=table.pk, session_id=session.pk,
-                                   held=table.round.results_held)
-    rated = Session.Status.FINISHED in (was, session.status)
-    if was == Session.Status.ABANDONED or not rated:
-        return
-    if rules.game == "maumau":
-        # Transfers exist only for a finished series: nothing to settle while it is open.
-        finished = session.status == Session.Status.FINISHED
-        if finished and hands is None:
-            hands = list(session.hands.order_by("number"))
-        _settle_money(session, hands if finished else [], rules)
-    announce_session_result_changed(session.pk)
+def _store_transfers(session: Session, owed: tuple[tuple[int, int, int], ...]) -> None:
+    """The session's payments made what ``owed`` says (payer, payee, cents): a correction that
+    changed the settlement deletes the payments no longer owed; those still owed stay as they
+    are (paid or not)."""
+    existing = {(t.payer_id, t.payee_id, t.cents): t for t in session.transfers.all()}
+    for key, transfer in existing.items():
+        if key not in owed:
+            transfer.delete()
+    for payer, payee, cents in owed:
+        if (payer, payee, cents) not in existing:
+            Transfer.objects.create(session=session, payer_id=payer, payee_id=payee, cents=cents)
+
+
+def session_recount(*, session: Session) -> None:
+    """The session's book restated over its stored hands and stored, for hands written around the
+    services (an import): totals, hand count, status, money and standings sums as the writes
+    leave them."""
+    book, _ = _read_book(session)
+    _store(session, book.restate(book.hands))
 
 
 def maumau_settlement(rules: SessionRules, hands: list[Hand]) -> dict:
-    """The series' totals, nets and transfers, by the engine's settlement (rules/maumau.md).
+    """The series' totals (minus points), nets and transfers (rules/maumau.md; ``book.money``).
 
     Each game enters as its minus points, so voided games count for nothing and corrected games
     count as corrected.
     """
-    games = [
-        {"game": "maumau", "players": rules.players, "dealer": hand.dealer, "summary": {"minus": hand.result["minus"]}}
-        for hand in hands if counts(hand)
-    ]
-    if not games:
-        zero = [0] * rules.players
-        return {"totals": zero, "nets": zero, "transfers": []}
-    return validate_series({"records": games, "stake_cents": rules.maumau_stake_cents})
-
-
-def _settle_money(session: Session, hands: list[Hand], rules: SessionRules) -> None:
-    seats = list(session.table.seats.order_by("position").values_list("player_id", flat=True))
-    wanted = []
-    if hands:
-        for transfer in maumau_settlement(rules, hands)["transfers"]:
-            wanted.append((seats[transfer["from"]], seats[transfer["to"]], transfer["cents"]))
-    existing = {(t.payer_id, t.payee_id, t.cents): t for t in session.transfers.all()}
-    for key, transfer in existing.items():
-        if key not in wanted:
-            # A correction changed the settlement: the old payment is no longer owed.
-            transfer.delete()
-    for payer, payee, cents in wanted:
-        if (payer, payee, cents) not in existing and cents > 0:
-            Transfer.objects.create(session=session, payer_id=payer, payee_id=payee, cents=cents)
+    sums = totals(rules, [played(hand) for hand in hands])
+    nets, transfers = money(sums, rules.maumau_stake_cents)
+    return {"totals": [-total for total in sums], "nets": nets, "transfers": transfers}
 
 
 def session_summary(session: Session, *, hands: list[Hand] | None = None, rules: SessionRules | None = None) -> dict:
     """Status, hand count, totals per seat and the next expected hand of a session (``hands`` and
-    ``rules`` when the caller holds them already)."""
+    ``rules`` when the caller holds them already); the totals computed over its hands."""
     rules = rules or session_rules(session)
     hands = list(session.hands.order_by("number")) if hands is None else hands
-    return _summary(session, rules, count=len(hands), unconfirmed=sum(hand.unconfirmed for hand in hands),
-                    last=hands[-1] if hands else None, totals=session_totals(rules, hands))
+    book = book_of(session, rules, hands)
+    return _summary(session, book, unconfirmed=sum(hand.unconfirmed for hand in hands),
+                    totals=totals(rules, book.hands))
 
 
-def _summary(session: Session, rules: SessionRules, *, count: int, unconfirmed: int, last: Hand | None,
-             totals: list[int] | None = None) -> dict:
-    """The session as a receipt shows it; ``totals`` by default the ones it keeps."""
-    expected = _expected_after(session, rules, count, last)
+def _summary(session: Session, book: SessionBook, *, unconfirmed: int, totals: list[int] | None = None) -> dict:
+    """The session as a receipt shows it, by its book; ``totals`` by default the kept ones."""
+    kept = book.kept
+    expected = book.next
     return {
-        "id": session.pk, "status": session.status, "hands": count, "unconfirmed": unconfirmed,
-        "totals": list(session.totals if totals is None else totals), "first_dealer": session.first_dealer,
-        "next": None if session.status != Session.Status.OPEN else {
+        "id": session.pk, "status": kept.status, "hands": book.count, "unconfirmed": unconfirmed,
+        "totals": list(kept.totals if totals is None else totals), "first_dealer": kept.first_dealer,
+        "next": None if kept.status != OPEN else {
             "hand": expected.number, "dealer": expected.dealer, "direction": expected.direction,
         },
     }
@@ -449,6 +433,21 @@ def hand_receipt(hand: Hand, session: Session, *, hands: list[Hand] | None = Non
     return {"hand": hand_view(hand), "result": hand.result, "session": session_summary(session, hands=hands, rules=rules)}
 
 
+def _receipt(hand: Hand, session: Session, book: SessionBook, *, unconfirmed: int) -> dict:
+    """``hand_receipt`` after a write, from the book the write left."""
+    return {"hand": hand_view(hand), "result": hand.result, "session": _summary(session, book, unconfirmed=unconfirmed)}
+
+
+def _slot(hands: list[Hand], hand: Hand) -> int:
+    """``hand``'s slot in the book over ``hands`` (its place among the session's hands, from 1)."""
+    return next(index for index, other in enumerate(hands, start=1) if other.pk == hand.pk)
+
+
+def _waiting(hands: list[Hand], hand: Hand) -> int:
+    """How many of ``hands`` (read before ``hand``'s write) wait for a confirmation now."""
+    return sum(other.unconfirmed for other in hands if other.pk != hand.pk) + hand.unconfirmed
+
+
 def _hand_event(hand: Hand):
     return hand.session.table.round.event_id
 
@@ -459,15 +458,17 @@ def hand_correct(*, hand: Hand, record, by_user, reason: str, via: str = "api") 
     with transaction.atomic():
         hand = _lock_hand(hand)
         session = hand.session
-        earlier = list(session.hands.filter(number__lt=hand.number).order_by("number"))
-        rules = session_rules(session)
-        result = _judge(record, rules, _expected(session, rules, earlier))
+        book, hands = _read_book(session)
+        slot = _slot(hands, hand)
+        result = _judge(record, book.rules, book.expected_at(slot))
         before = {"version": hand.version, "dealer": hand.dealer, "scores": hand.scores, "voided": hand.voided}
         _new_version(hand, record=record, result=result, voided=False, by_user=by_user, reason=reason)
         audit.record(actor=by_user, via=via, action=audit.Action.HAND_CORRECTED, obj=hand, event=_hand_event(hand),
                      reason=reason, before=before,
                      after={"version": hand.version, "dealer": hand.dealer, "scores": result["scores"], "voided": False})
-        return _resettle(session, hand, rules)
+        outcome = book.apply(played(hand), number=slot)
+        _store(session, outcome)
+        return _receipt(hand, session, outcome.book, unconfirmed=_waiting(hands, hand))
 
 
 def hand_void(*, hand: Hand, by_user, reason: str, via: str = "api") -> dict:
@@ -476,27 +477,16 @@ def hand_void(*, hand: Hand, by_user, reason: str, via: str = "api") -> dict:
         hand = _lock_hand(hand)
         if hand.voided:
             raise Conflict("this hand is already void", code=Error.ALREADY_VOID)
+        session = hand.session
+        book, hands = _read_book(session)
         before = {"version": hand.version, "dealer": hand.dealer, "scores": hand.scores, "voided": False}
         _new_version(hand, record=hand.record, result=None, voided=True, by_user=by_user, reason=reason)
         audit.record(actor=by_user, via=via, action=audit.Action.HAND_VOIDED, obj=hand, event=_hand_event(hand),
                      reason=reason, before=before,
                      after={"version": hand.version, "dealer": hand.dealer, "scores": None, "voided": True})
-        return _resettle(hand.session, hand, session_rules(hand.session))
-
-
-def _resettle(session: Session, hand: Hand, rules: SessionRules) -> dict:
-    """After a correction or a void: the session settled again over its hands; the receipt."""
-    hands = list(session.hands.order_by("number"))
-    _settle_session(session, hands, rules=rules)
-    return hand_receipt(hand, session, hands=hands, rules=rules)
-
-
-def settle_stored(session: Session) -> None:
-    """Settle ``session`` over its stored hands, for hands written outside the services (an
-    import, generated data): totals, hand count, status and money as a submission leaves them;
-    its event's standings sums are computed anew (``series_standings.rebuild``)."""
-    _settle_session(session, list(session.hands.order_by("number")))
-    series_standings.rebuild([session.table.round.event_id])
+        outcome = book.apply(played(hand), number=_slot(hands, hand))
+        _store(session, outcome)
+        return _receipt(hand, session, outcome.book, unconfirmed=_waiting(hands, hand))
 
 
 def _new_version(hand: Hand, *, record, result, voided: bool, by_user, reason: str) -> None:
@@ -554,14 +544,16 @@ def hand_confirm(*, hand: Hand, seat: int | None, by_user=None, via: str = "api"
             raise NotAllowed("a hand is confirmed by another seat of the table or by an organiser", code=Error.SEAT_REQUIRED)
         if seat is not None and hand.entered_by_seat is not None and seat == hand.entered_by_seat:
             raise NotAllowed("the seat that entered a hand cannot confirm it; another player confirms", code=Error.SAME_SEAT)
+        session = hand.session
+        book, hands = _read_book(session)
         before = {"unconfirmed": True, "disputed": hand.disputed, "entered_by_seat": hand.entered_by_seat}
         _mark_confirmed(hand, seat=seat, by_user=by_user)
         hand.save(update_fields=[*CONFIRMATION_FIELDS, "updated_at"])
         audit.record(actor=by_user, via=via, action=audit.Action.HAND_CONFIRMED, obj=hand, event=event,
                      before=before, after={"unconfirmed": False, "confirmed_by_seat": seat, "scores": hand.scores})
-        session = hand.session
-        _settle_session(session, list(session.hands.order_by("number")))
-        return hand_receipt(hand, session)
+        outcome = book.apply(played(hand), number=_slot(hands, hand))
+        _store(session, outcome)
+        return _receipt(hand, session, outcome.book, unconfirmed=_waiting(hands, hand))
 
 
 def hand_dispute(*, hand: Hand, seat: int | None, reason: str, by_user=None, via: str = "api") -> dict:
@@ -592,20 +584,13 @@ def session_abandon(*, session: Session, by_user, reason: str, via: str = "api")
             raise Conflict("this session is already abandoned", code=Error.ALREADY_ABANDONED)
         was = session.status
         players = _seated(session)
-        before = aggregates.session_contribution(session, players, session.table.round.event)
-        session.status = Session.Status.ABANDONED
-        fields = ["status"]
-        if was == Session.Status.FINISHED:
-            session.rating_dirty_at = timezone.now()  # it leaves the ratings pool
-            fields.append("rating_dirty_at")
-        session.save(update_fields=fields)
-        _keep_standings(session, players, before)
+        # Its kept state is all abandoning needs: the book without its hands. A finished session
+        # leaves the ratings pool (``Outcome.rating_dirty``).
+        outcome = book_of(session, session_rules(session, len(players)), players=players).abandon()
+        _store(session, outcome)
         audit.record(actor=by_user, via=via, action=audit.Action.SESSION_ABANDONED, obj=session,
                      event=session.table.round.event_id, reason=reason, before={"status": was},
                      after={"status": session.status})
-        announce_session_result_changed(session.pk)
-        announce_table_results_changed(event_id=session.table.round.event_id, table_id=session.table_id,
-                                       session_id=session.pk, held=session.table.round.results_held)
         return session
 
 

@@ -305,7 +305,7 @@ def update(obj: Model, fields: list[str]) -> None:
 def store_hand(hand: Hand, version: HandVersion, session: Session, fields: list[str],
                standings: tuple[int, int, list] | None = None) -> int | None:
     """Store a new hand, its first version, the session's ``fields`` and the changes of its
-    players' round and event sums (``standings``: event id, round id, ``aggregates.difference``): on
+    players' round and event sums (``standings``: event id, round id, the book's ``Outcome.standings``): on
     PostgreSQL in one statement (data-modifying WITH), elsewhere in up to five. Returns, when the
     sums changed, the series the event counts for (read by this statement, after the table's
     lock: ``series_standings``), else None."""

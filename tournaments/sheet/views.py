@@ -95,7 +95,7 @@ def running_sheet(table: Table, visibility: policy.Visibility) -> dict:
     names = [shown[seat.player_id] for seat in seats]
     short = short_names(names)
     rules = SessionRules.for_event(event, len(seats))
-    session = results.current_session(table, create=False)
+    session = results.current_session(table)
     hands = list(session.hands.order_by("number")) if session else []
     totals, rows = [0] * len(seats), []
     for hand in hands:

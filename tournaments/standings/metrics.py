@@ -14,18 +14,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import lcm
 from typing import Hashable, Sequence
 
-from games.catalog import GAMES
-
-from ..results.book import placements
-
-MAX_SEATS = max(info.max_players for info in GAMES.values())
-# Placement points are fractions whose denominators divide ``(n − 1) · k`` for a table of ``n``
-# seats with ``k`` tied players: the kept sums hold them as integers times this multiple of every
-# such denominator (``sums``), so they add up and compare exactly.
-PLACEMENT_SCALE = lcm(*((n - 1) * k for n in range(2, MAX_SEATS + 1) for k in range(1, n + 1)))
+from ..results.book import PLACEMENT_SCALE, placements
 
 
 @dataclass(frozen=True)
@@ -128,7 +119,7 @@ class Played(Metric):
 class Sums:
     """A player's sums over the sessions that count (``tournaments/standings/sums.py`` keeps them per
     round): every metric follows from them. ``placement`` is in units of
-    ``PLACEMENT_SCALE`` (above) (an exact integer), so that ranking compares integers.
+    ``results.book.PLACEMENT_SCALE`` (an exact integer), so that ranking compares integers.
     ``seated``: sessions with a hand, finished or not; ``played``: finished ones."""
 
     seated: int

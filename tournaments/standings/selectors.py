@@ -17,8 +17,6 @@ from dataclasses import dataclass
 from django.db import connection
 from django.db.models import Prefetch, QuerySet
 
-from games.rules.maumau import settle
-
 from .. import policy
 from ..errors import Invalid, NotFound
 from ..models import (
@@ -33,6 +31,7 @@ from ..models import (
     Session,
     Transfer,
 )
+from ..results.book import money
 from .metrics import StandingRow, Sums, metric_values, ranked
 from .sums import FIELDS
 
@@ -146,9 +145,9 @@ def _money(event: Event, results: list[SessionResult]) -> dict:
     series = []
     for result in finished:
         session = result.session
-        # The engine's settlement (rules/maumau.md) of the series' minus points: the stored
-        # totals are the games' minus points negated (results.maumau_settlement settles the same).
-        nets, _ = settle([-total for total in result.totals], event.maumau_stake_cents)
+        # The engine's settlement (rules/maumau.md) of the series' stored totals, as the session's
+        # book settles it when the series finishes (``book.money``).
+        nets, _ = money(result.totals, event.maumau_stake_cents)
         for seat, net in enumerate(nets):
             cents[result.players[seat]] += net
         series.append({

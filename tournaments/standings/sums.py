@@ -1,91 +1,31 @@
 """Per-player sums per round (``RoundStanding``) and per event (``EventStanding``, the rounds'
 added up, written with them): what event and series standings add up.
 
-A session contributes to each of its players, by the one rule of what counts
-(``standings``: a session under way adds its points so far, a finished one its result): nothing
-when abandoned; when it has hands, one session seated and its total; when it is finished as
-well, one session played, its placement points (``progress.placements``) and a win when the
-player's total is the table's best; for a finished Maumau series, the player's settled cents
-(the engine's ``settle``). The sums are kept by adding the difference between a session's contribution before
-and after each write (``results``: submit, correct, void, confirm, abandon; in the write's
+What one session adds to each of its players, by the one rule of what counts (a session under
+way adds its points so far, a finished one its result, an abandoned one nothing), is the session
+book's (``tournaments.results.book.contribution``, with ``FIELDS`` and the placement points' exact
+integer ``PLACEMENT_SCALE``). The sums are kept by adding the difference between a session's
+contribution before and after each write (the book's ``Outcome.standings``, stored by
+``tournaments.results.services``: submit, correct, void, confirm, abandon; in the write's
 transaction), so they stay exact under corrections and voids whatever their order:
 tests/tournaments/test_aggregates.py compares them with ``recompute`` after random sequences.
 
 Data written around the services (imports, generated leagues, tests building sessions by hand)
-calls ``rebuild`` for its events afterwards, as it calls ``results.settle_stored`` for sessions.
-
-Placement points are fractions whose denominators divide ``(n − 1) · k`` for a table of ``n``
-seats with ``k`` tied players; kept as integers times ``PLACEMENT_SCALE`` (a multiple of every
-such denominator), so sums stay exact and compare exactly.
+calls ``rebuild`` for its events afterwards.
 """
 from __future__ import annotations
 
 from collections import defaultdict
-from fractions import Fraction
-from typing import Iterable, Sequence
+from typing import Iterable
 
 from django.db import connection
 
-from games.rules.maumau import settle
-
 from ..models import Event, EventStanding, RoundStanding, Seat, Session
-from ..results.book import placements
-from .metrics import PLACEMENT_SCALE
+from ..results.book import FIELDS, contribution
 
 # The models ``recompute`` and ``rebuild`` read and write; a migration passes its historical ones.
 CURRENT = {"Event": Event, "Seat": Seat, "Session": Session, "RoundStanding": RoundStanding,
            "EventStanding": EventStanding}
-FIELDS = ("seated", "played", "placement", "total", "wins", "cents")
-ZERO = (0,) * len(FIELDS)
-
-_ABANDONED, _FINISHED = "abandoned", "finished"
-
-
-def contribution(*, players: Sequence[int], totals: Sequence[int], status: str, hand_count: int, game: str,
-                 stake_cents: int) -> dict[int, tuple]:
-    """What one session, as stored, adds to each of its players' sums (``FIELDS`` in order)."""
-    if status == _ABANDONED or not players:
-        return {}
-    totals = list(totals) or [0] * len(players)
-    counted = hand_count > 0
-    finished = counted and status == _FINISHED
-    money = game == "maumau" and status == _FINISHED
-    if not counted and not money:
-        return {}
-    points = placements(totals) if finished else None
-    best = max(totals) if finished else None
-    nets = settle([-total for total in totals], stake_cents)[0] if money else None
-    result = {}
-    for seat, player in enumerate(players):
-        if seat >= len(totals):
-            break
-        scaled = points[seat] * PLACEMENT_SCALE if finished else 0
-        if finished and Fraction(scaled).denominator != 1:
-            raise ValueError(f"placement points {points[seat]} are not a multiple of 1/{PLACEMENT_SCALE}")
-        result[player] = (
-            int(counted), int(finished), int(scaled), totals[seat] if counted else 0,
-            int(finished and totals[seat] == best), nets[seat] if money else 0,
-        )
-    return result
-
-
-def session_contribution(session, players: Sequence[int], event) -> dict[int, tuple]:
-    """``contribution`` of a ``Session`` (its stored status, hand count and totals)."""
-    return contribution(players=players, totals=session.totals, status=session.status,
-                        hand_count=session.hand_count, game=event.game, stake_cents=event.maumau_stake_cents)
-
-
-def difference(before: dict, after: dict) -> list[tuple[int, tuple]]:
-    """(player, change of each field) for the players whose sums change, by player id (the order
-    in which rows are written, so that concurrent writes lock them in one order)."""
-    changes = []
-    for player in sorted(before.keys() | after.keys()):
-        old, new = before.get(player, ZERO), after.get(player, ZERO)
-        change = tuple(b - a for a, b in zip(old, new))
-        if any(change):
-            changes.append((player, change))
-    return changes
-
 
 _CHANGE_COLUMNS = ("player_id", *FIELDS)
 

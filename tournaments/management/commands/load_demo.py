@@ -105,7 +105,7 @@ def play_session(table: Table, game: str, rng: random.Random, organiser) -> Sess
     simulate = import_module(f"games.simulate.{game}")
     players = table.seats.count()
     for _ in range(200):
-        session = current_session(table, create=False)
+        session = current_session(table)
         if session is not None and session.status != Session.Status.OPEN:
             return session
         following = (session_summary(session)["next"] if session is not None
