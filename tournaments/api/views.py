@@ -33,6 +33,7 @@ from ..draws import services as draws
 from ..errors import Error, Invalid, NotFound
 from ..models import Club, Player, Seat, Table, Transfer
 from ..results import services as results
+from ..results.exchange import export_text
 from ..standings.metrics import METRICS
 from ..standings.selectors import event_money, standings_document, standings_stream
 from .filtering import FilterBackend
@@ -434,8 +435,6 @@ class EventViewSet(JSONErrorsMixin, PolicyViewSet, mixins.ListModelMixin, mixins
     def export(self, request, pk=None, format=None):
         """The event as JSON Lines (``export.jsonl``): event, clubs, players, rounds, tables, sessions
         and every hand version. ``manage.py import_records`` reads it back."""
-        from ..results.exchange import export_text
-
         event = self.get_object()
         body = export_text(event, visibility=self.visibility)
         response = HttpResponse(body, content_type="application/jsonl; charset=utf-8")

@@ -31,6 +31,7 @@ from games.messages import message as engine_message
 from games.rules import Code
 
 from .. import policy, services
+from ..draws import open_nights
 from ..draws import services as draws
 from ..errors import DomainError, Error, RecordRejected
 from ..models import Attendance, Club, Event, Hand, Round, Seat, Table
@@ -262,8 +263,6 @@ def event_detail(request, pk: int):
 
 def open_night_context(request, event: Event) -> dict:
     """The open club night's panel: the free players, the suggested next table first."""
-    from ..draws import open_nights
-
     proposal = open_nights.suggestion(event)
     names = _names(request, proposal["free"])
     suggested = set(proposal["players"])
@@ -278,8 +277,6 @@ def open_night_context(request, event: Event) -> dict:
 @require_POST
 def open_table(request, pk: int):
     """Open a table of an open club night for the ticked players (``open_nights.open_table``)."""
-    from ..draws import open_nights
-
     event = _event(request, pk, "open_table_at_event")
     ids = [int(value) for value in request.POST.getlist("players") if value.isdigit()]
     players = list(_visibility(request).players().filter(pk__in=ids))
