@@ -30,10 +30,10 @@ CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 # HTTPS. Off by default (``scripts/serve.sh`` serves plain HTTP on a laptop); deploy/env.example
 # turns every switch on. Behind a TLS-terminating proxy, ``SECURE_PROXY_SSL_HEADER`` names the
 # header the proxy sets (``HTTP_X_FORWARDED_PROTO``): only then does Django know a request came
-# over HTTPS. The container's health check calls ``/healthz`` over plain HTTP, so it is exempt from
-# the redirect.
+# over HTTPS. The probes call ``/livez``, ``/readyz`` and ``/healthz`` over plain HTTP, so they are
+# exempt from the redirect.
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^livez$", r"^readyz$"]
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
@@ -287,25 +287,34 @@ SPECTACULAR_SETTINGS = {
 MAX_RECORD_BYTES = env.int("MAX_RECORD_BYTES", default=256 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_RECORD_BYTES + 16 * 1024
 
+# Redis plays three roles, each of which may have a server of its own (deploy/README.md, "Redis"):
+# the Celery broker and result backend (CELERY_BROKER_URL), the live pages' channel layer
+# (CHANNEL_LAYER_URL) and the shared cache (CACHE_URL). Each defaults to REDIS_URL; one Redis for
+# all three is the simple case, separate ones keep an outage of one from touching the others.
+REDIS_URL = env.str("REDIS_URL", default="")
+BROKER_URL = env.str("CELERY_BROKER_URL", default="")  # empty: REDIS_URL (stich/health.py asks it)
+CHANNEL_LAYER_URL = env.str("CHANNEL_LAYER_URL", default="") or REDIS_URL
+CACHE_URL = env.str("CACHE_URL", default="") or REDIS_URL
+
 # One cache for every process (throttles count per client across gunicorn workers and hosts):
 # Redis when configured, else a table in the database (``manage.py createcachetable``, which
 # scripts/serve.sh and the web container run after migrating; test databases get it by
-# themselves). Never ``cache.clear()``: on Redis that would empty the broker's database too.
-REDIS_URL = env.str("REDIS_URL", default="")
-if REDIS_URL:
+# themselves). Never ``cache.clear()``: on a shared Redis that would empty the broker's database too.
+if CACHE_URL:
     CACHES = {"default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": REDIS_URL,
+        "LOCATION": CACHE_URL,
         "KEY_PREFIX": "stich",
         "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
     }}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "stich_cache"}}
 
-# Celery: with no REDIS_URL, tasks run in-process and eagerly (the embedded default).
-CELERY_BROKER_URL = REDIS_URL or "memory://"
-CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
-CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
+# Celery: with no broker (neither CELERY_BROKER_URL nor REDIS_URL), tasks run in-process and
+# eagerly (the embedded default).
+CELERY_BROKER_URL = BROKER_URL or REDIS_URL or "memory://"
+CELERY_RESULT_BACKEND = BROKER_URL or REDIS_URL or "cache+memory://"
+CELERY_TASK_ALWAYS_EAGER = not (BROKER_URL or REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
@@ -339,10 +348,10 @@ CELERY_BEAT_SCHEDULE = {}  # filled below, once the ratings settings are known
 # CHANNEL_LAYER_RETRY_SECONDS.
 CHANNEL_LAYERS = {
     "default": {"BACKEND": "stich.layers.BoundedRedisChannelLayer", "CONFIG": {
-        "hosts": [REDIS_URL],
+        "hosts": [CHANNEL_LAYER_URL],
         "max_connections": env.int("CHANNEL_LAYER_CONNECTIONS", default=20),
         "retry_seconds": env.float("CHANNEL_LAYER_RETRY_SECONDS", default=10.0),
-    }} if REDIS_URL else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    }} if CHANNEL_LAYER_URL else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 }
 
 # Planning every round of a fixed roster at once (the console's plan of an event) searches
@@ -386,5 +395,5 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     # Tasks run in-process (no REDIS_URL) would log every success into the web server's output.
-    "loggers": {"celery.app.trace": {"level": "INFO" if REDIS_URL else "WARNING"}},
+    "loggers": {"celery.app.trace": {"level": "INFO" if BROKER_URL or REDIS_URL else "WARNING"}},
 }

@@ -7,11 +7,13 @@ from drf_spectacular.views import (
 )
 
 from .asyncapi import asyncapi_json, asyncapi_yaml
-from .health import healthz
+from .health import healthz, livez, readyz
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("livez", livez, name="livez"),
+    path("readyz", readyz, name="readyz"),
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("ratings.urls")),
     path("api/v1/", include("tournaments.api.urls")),

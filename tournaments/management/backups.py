@@ -52,6 +52,11 @@ def _pg_dump(target: Path) -> None:
     if client < server:
         raise BackupError(f"pg_dump {client} cannot dump a PostgreSQL {server} server; install pg_dump {server} or newer")
     env = {**os.environ, **libpq_environment(connection.settings_dict)}
+    # pg_dump opens a connection of its own: this process's is closed first, so that a backup holds
+    # the one connection the budget counts for it (README.md, Connections). Not inside a
+    # transaction, which closing would break (Django opens a new connection when next asked).
+    if not connection.in_atomic_block:
+        connection.close()
     result = subprocess.run(
         [program, "--format=custom", "--no-owner", "--no-privileges", "--file", str(target)],
         env=env, capture_output=True, text=True,
