@@ -11,6 +11,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   [ -x /usr/bin/chromium ] || missing+=(chromium)  # the browser tests (Playwright drives it)
   command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)  # the rehearsal's balancer (tests/deploy)
   command -v pg_dump >/dev/null 2>&1 || missing+=(postgresql-client)  # backups (tests/deploy)
+  [ -x /usr/sbin/pgbouncer ] || missing+=(pgbouncer)  # the transaction pooler (tests/deploy/test_pgbouncer.py)
   command -v npm >/dev/null 2>&1 || missing+=(npm)  # the TypeScript client check (tests/api/test_generated_client.py)
   if [ ${#missing[@]} -gt 0 ]; then
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}") >/dev/null 2>&1 \

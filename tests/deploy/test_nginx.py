@@ -56,7 +56,7 @@ def nginx(tmp_path):
     upstream's server lines); returns its port."""
     started = []
 
-    def start(web_servers: str) -> int:
+    def start(web_servers: str, access_log: str = "off") -> int:
         port = listening_socket().getsockname()[1]  # free now; nginx takes it
         (tmp_path / "nginx").mkdir()
         rules = ROOT / "deploy" / "nginx"
@@ -67,7 +67,6 @@ pid {tmp_path}/nginx/nginx.pid;
 error_log {tmp_path}/nginx/error.log warn;
 events {{ worker_connections 64; }}
 http {{
-    access_log off;
     client_body_temp_path {tmp_path}/nginx/body;
     proxy_temp_path {tmp_path}/nginx/proxy;
     fastcgi_temp_path {tmp_path}/nginx/fastcgi;
@@ -78,6 +77,7 @@ http {{
     }}
     upstream stich_live {{ server 127.0.0.1:9; }}
     include {rules}/stich-http.conf;
+    access_log {access_log};
     server {{
         listen 127.0.0.1:{port};
         include {rules}/stich-locations.conf;
@@ -155,3 +155,28 @@ def test_no_server_left_is_the_services_503(nginx):
     for method, headers in (("GET", {}), ("POST", {"Idempotency-Key": "k"}), ("POST", {})):
         status, retry_after, body = ask(port, method, headers, b"{}" if method == "POST" else None)
         assert (status, retry_after, json.loads(body)["code"]) == (503, "2", "unavailable")
+
+
+def test_the_access_log_holds_no_scorer_token(nginx, tmp_path):
+    """deploy/nginx's log format "stich" masks the token of a scorer link (/t/<token>/) in the
+    request line and in the Referer its pages send; other addresses are logged as they are."""
+    answering = listening_socket()
+    threading.Thread(target=serve, args=(answering, True, []), daemon=True).start()
+    log = tmp_path / "access.log"
+    port = nginx(f"        server 127.0.0.1:{answering.getsockname()[1]};", access_log=f"{log} stich")
+    token = "Zq3-secret-token_9"
+    for path, referer in ((f"/t/{token}/", ""), (f"/t/{token}/running/?round=2", ""),
+                          ("/api/v1/tables/1/hands/", f"https://turnier.example.org/t/{token}/"),
+                          ("/events/7/", "https://turnier.example.org/events/")):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+        connection.request("GET", path, headers={"Referer": referer} if referer else {})
+        assert connection.getresponse().status == 201
+        connection.close()
+    deadline = time.monotonic() + 5
+    while len(log.read_text().splitlines()) < 4 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    lines = log.read_text().splitlines()
+    assert len(lines) == 4 and token not in log.read_text()
+    assert '"GET /t/***/ HTTP/1.1"' in lines[0] and '"GET /t/***/running/?round=2 HTTP/1.1"' in lines[1]
+    assert '"https://turnier.example.org/t/***/"' in lines[2]
+    assert '"GET /events/7/ HTTP/1.1"' in lines[3] and '"https://turnier.example.org/events/"' in lines[3]
