@@ -247,3 +247,24 @@ def test_the_scheduled_task_writes_an_archive(tmp_path, settings):
     assert path.parent == tmp_path and path.name.startswith("stich-") and path.suffix == ".dump"
     listing = subprocess.run(["pg_restore", "--list", str(path)], capture_output=True, text=True, timeout=60)
     assert listing.returncode == 0 and "TABLE DATA public games_hand" in listing.stdout
+
+
+@postgres
+@pytest.mark.skipif(shutil.which("pg_dump") is None, reason="needs pg_dump (Debian: postgresql-client)")
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_holds_one_connection_pg_dumps(tmp_path, monkeypatch):
+    """The connection budget counts one for a backup: the command's own connection is closed
+    before pg_dump opens its own (it held both, two, before)."""
+    from tournaments.management import backups
+
+    open_while_dumping = []
+    run = subprocess.run
+
+    def watched(command, *args, **kwargs):
+        if "--file" in command:
+            open_while_dumping.append(connection.connection is not None)
+        return run(command, *args, **kwargs)
+
+    monkeypatch.setattr(backups.subprocess, "run", watched)
+    archive = backups.backup(tmp_path, keep=0)
+    assert archive.exists() and open_while_dumping == [False]
