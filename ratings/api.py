@@ -102,8 +102,9 @@ class SeatChanceSerializer(serializers.Serializer):
     name = serializers.CharField(help_text="The name the player is shown by to you.")
     win = serializers.FloatField(help_text="Probability to finish first (the chances of a table add up to 1).")
     expected_place = serializers.FloatField(help_text="Expected place, 1 (first) to n (last).")
-    provisional = serializers.BooleanField(help_text="No rated session yet (sigma at the prior): the chance "
-                                                     "rests on the prior.")
+    provisional = serializers.BooleanField(help_text="Fewer rated sessions before the chance than "
+                                                     "`RATINGS_PROVISIONAL_SESSIONS` (5), or sigma at the prior: "
+                                                     "the chance rests on too little.")
     rating = serializers.IntegerField(help_text="Displayed rating the chance was computed from.")
 
 
@@ -111,9 +112,12 @@ class TableChancesSerializer(serializers.Serializer):
     table = serializers.IntegerField()
     game = serializers.ChoiceField(choices=sorted(GAMES))
     basis = serializers.ChoiceField(
-        choices=["current", "before_session"],
-        help_text="`current`: the players' ratings now; `before_session`: as they were just before the "
-                  "table's latest rated session (a prediction does not change once the result is in).")
+        choices=["current", "published", "before_session"],
+        help_text="The chances are those of the table card, from the ratings when the table was published. "
+                  "`current`: those are the players' ratings now; `published`: a player has been rated since "
+                  "(the card's chances are kept); `before_session`: the table's latest rated session's, from "
+                  "the ratings when it could first be predicted (its first session: the card's; a later one: "
+                  "after the one before), never including its own result.")
     favourite = serializers.IntegerField(allow_null=True, help_text="The player with the strictly best chance.")
     players = SeatChanceSerializer(many=True)
 

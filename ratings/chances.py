@@ -42,8 +42,10 @@ shared by ``k`` players as ``1/k`` of a win for each, so that observed wins, lik
 chances, add up to one per table.
 
 **Provisional.** A player whose sigma is still the prior's (``model.SIGMA``: no rated session,
-or a long absence under the decay) is marked provisional: his chance is computed like anybody's
-(his mu is the prior's, his uncertainty the widest), and the pages say so.
+or a long absence under the decay) is provisional (``is_provisional``): his chance is computed like
+anybody's (his mu is the prior's, his uncertainty the widest), and the pages say so. The pages also
+mark a player with fewer rated sessions than ``RATINGS_PROVISIONAL_SESSIONS``
+(``ratings.outlook``): a few sessions move a sigma only a little below the prior's.
 
 ``monte_carlo`` draws the same model (seeded) and states its standard error; the tests check the
 quadrature against it and against exact enumeration. ``python -m bench.chances`` times a
@@ -72,6 +74,7 @@ __all__ = [
     "Scale",
     "DEFAULT_SCALE",
     "rescaled",
+    "whole_percents",
 ]
 
 Rating = tuple[float, float]
@@ -102,7 +105,9 @@ class Scale(NamedTuple):
     chances computed with ``c = beta·sqrt(n)`` and the sigmas as they are were 4 points too sure of
     the favourite in the 70–90 % bins and 3 points too shy in the 30–50 % ones. Two numbers fitted
     by maximum likelihood on the sessions before (never on the one predicted) put every bin within
-    3 points (the calibration report shows it). The default scale changes nothing."""
+    3 points on that league (skills spread twice the noise, as the prior assumes); leagues whose
+    skills spread less are served less well (README, Win chances). The default scale changes
+    nothing."""
 
     temperature: dict[int, float]
     sigma_factor: float
@@ -254,6 +259,23 @@ def point_estimate(ratings: Sequence[Rating], *, with_sigma: bool = False) -> li
     c = scale(ratings, with_sigma=with_sigma)
     strengths = np.exp((mus - mus.max()) / c)
     return (strengths / strengths.sum()).tolist()
+
+
+def whole_percents(wins: Sequence[float]) -> list[int]:
+    """The chances of one table in whole percent that add up to 100, as a reader adds them up:
+    the largest remainder method (Hamilton's). Every chance gets the whole part of its percentage,
+    and the points still missing go one each to the largest remainders (a tie to the larger
+    chance, then to the earlier seat). Plain rounding gives 33 + 33 + 33 = 99 or
+    17 + 17 + 17 + 17 + 17 + 17 = 102 (``tests/ratings/test_chances.py``). The pages show
+    a table's chances so (``ratings.templatetags.chances``)."""
+    total = sum(wins)
+    shares = [100.0 * win / total for win in wins] if total > 0 else [100.0 / len(wins)] * len(wins)
+    whole = [int(share) for share in shares]
+    missing = 100 - sum(whole)
+    order = sorted(range(len(shares)), key=lambda seat: (-(shares[seat] - whole[seat]), -shares[seat], seat))
+    for seat in order[:missing]:
+        whole[seat] += 1
+    return whole
 
 
 class MonteCarlo(NamedTuple):

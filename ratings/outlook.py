@@ -1,11 +1,22 @@
 """Win chances of stored tables: the players' ratings read, ``chances.room_chances`` computed.
 
-Which ratings: a table whose latest session is rated is shown with the ratings its players had
-just before that session (``RatingHistory``), so a prediction does not change once the result is
-in; any other table with its players' current ratings (a player with none is new: the prior,
-provisional). The chances depend on the ratings and the pool's fitted scale
-(``pool_scale``: fitted on the pool's own history, ``ratings.calibration.fit_scale``), so they
-are cached by both.
+Which ratings: those of the table card, the players' ratings when the table was published
+(``Table.created_at``, its draw published), so that the chances printed on the card, shown on the
+pages and kept once the table has played are the same numbers. They are read from the rating
+history: a player's rating at that time is his rating just before the first rated session he
+played after it (``RatingHistory.mu_before``), or his current rating if he has played none since
+(a player with none is new: the prior). A table whose latest session is rated shows the chances
+of that session: for its first session the card's, for a later one the ratings after the one
+before; either way never a rating that includes the session's own result. ``basis`` says which:
+``current`` (the card's ratings are the current ones), ``published`` (the card's, and a player has
+been rated since), ``before_session``.
+
+A player is *provisional* while he has fewer than ``RATINGS_PROVISIONAL_SESSIONS`` rated sessions
+before the chance (or his sigma is the prior's).
+
+The chances depend on the ratings and the pool's fitted scale (``pool_scales``: fitted on the
+pool's own history by the rating writer, ``warm_scale``; a page never fits), so they are cached by
+both.
 
 Callers pass tables they may show (``tournaments.policy.Visibility``): the ratings themselves are
 public (only public results are rated).
@@ -13,11 +24,13 @@ public (only public results are rated).
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Max
+from django.db.models import F, Max, OuterRef, Q, Subquery
 
 from tournaments.models import Seat, Session, Table
 
@@ -34,11 +47,13 @@ from .calibration import (
     score,
     trusted,
 )
-from .chances import DEFAULT_SCALE, Chance, Scale, room_chances
+from .chances import DEFAULT_SCALE, Chance, Scale, is_provisional, room_chances
 from .model import NEW_PLAYER
 from .models import PoolEntry, Rating, RatingHistory
 
 CACHE_SECONDS = 24 * 3600
+
+logger = logging.getLogger(__name__)
 
 
 class SeatChance(NamedTuple):
@@ -53,7 +68,10 @@ class SeatChance(NamedTuple):
 
 class TableOutlook(NamedTuple):
     table_id: int
-    basis: str  # "current": the players' ratings now; "before_session": as they were before the session
+    # "current": the players' ratings now, which are those when the table was published;
+    # "published": as they were when the table was published (somebody has been rated since);
+    # "before_session": as they were before the table's latest rated session
+    basis: str
     session_id: int | None
     seats: list[SeatChance]
 
@@ -121,36 +139,43 @@ def _stored_tables(game: str, first: int, end: int) -> tuple[list[list[tuple[flo
     return tables, outcomes, positions
 
 
-def _cached(key: str, compute):
+def _cached(key: str, compute, fit: bool = True):
+    """The cached value of ``key``, else ``compute()`` stored (with ``fit``), else ``None``."""
     found = cache.get(key)
-    if found is None:
+    if found is None and fit:
         found = compute()
         cache.set(key, found, 30 * CACHE_SECONDS)
     return found
 
 
-def _fitted(game: str, block: int) -> Scale:
+def _fitted(game: str, block: int, *, fit: bool = True) -> Scale | None:
     """The scale fitted on the ``WINDOW`` pool sessions before position ``block·REFIT``
     (``calibration.fit_scale``; the default below ``MIN_FIT``). Cached until those sessions are
-    rated again (a corrected result rolls the pool back and renumbers its entries)."""
+    rated again (a corrected result rolls the pool back and renumbers its entries). Without
+    ``fit``, ``None`` when it is not cached: a fit takes seconds (``warm_scale``)."""
     end = block * REFIT
     last = PoolEntry.objects.filter(game=game, position=end - 1).values_list("pk", flat=True).first() if end else None
     if end < MIN_FIT or last is None:
         return DEFAULT_SCALE
 
-    def fit():
+    def compute():
         tables, outcomes, _ = _stored_tables(game, max(0, end - WINDOW), end)
         return tuple(fit_scale(tables, outcomes))
 
-    return Scale(*_cached(f"chance-scale:{game}:{block}:{last}", fit))
+    found = _cached(f"chance-scale:{game}:{block}:{last}", compute, fit)
+    return None if found is None else Scale(*found)
 
 
-def scale_of_block(game: str, block: int) -> Scale:
+def scale_of_block(game: str, block: int, *, fit: bool = True) -> Scale | None:
     """The scale the pool predicts its sessions at positions ``block·REFIT`` onwards with, as the
     calibration report replays it (``calibration.fitted_chances``): this block's fit when the
     previous block's fit predicted the previous block better than the default scale
-    (``calibration.trusted``), else the default."""
-    fitted, previous = _fitted(game, block), _fitted(game, block - 1) if block else DEFAULT_SCALE
+    (``calibration.trusted``), else the default. Without ``fit``, ``None`` when a fit it needs is
+    not cached."""
+    fitted = _fitted(game, block, fit=fit)
+    previous = _fitted(game, block - 1, fit=fit) if block else DEFAULT_SCALE
+    if fitted is None or previous is None:
+        return None
     if fitted == DEFAULT_SCALE or previous == DEFAULT_SCALE:
         return DEFAULT_SCALE
     last = PoolEntry.objects.filter(game=game, position=block * REFIT - 1).values_list("pk", flat=True).first()
@@ -159,19 +184,58 @@ def scale_of_block(game: str, block: int) -> Scale:
         tables, outcomes, _ = _stored_tables(game, (block - 1) * REFIT, block * REFIT)
         return trusted(previous, False, tables, outcomes)[1]
 
-    return fitted if _cached(f"chance-scale-trusted:{game}:{block}:{last}", judged) else DEFAULT_SCALE
+    verdict = _cached(f"chance-scale-trusted:{game}:{block}:{last}", judged, fit)
+    return None if verdict is None else (fitted if verdict else DEFAULT_SCALE)
 
 
-def pool_scales(games: Iterable[str]) -> dict[str, Scale]:
-    """The scale of each pool's next sessions (``scale_of_block``): one query for the pools' sizes,
-    and none more once the fits are cached (the rating worker calls ``pool_scale`` after each sync,
-    so that a page seldom pays for a fit)."""
-    games = list(games)
-    sizes = dict(
+def _pool_sizes(games: list[str]) -> dict[str, int]:
+    return dict(
         PoolEntry.objects.filter(game__in=games).order_by().values("game").annotate(size=Max("position") + 1)
         .values_list("game", "size")
     )
-    return {game: scale_of_block(game, sizes[game] // REFIT) if game in sizes else DEFAULT_SCALE for game in games}
+
+
+def warm_scale(game: str) -> Scale:
+    """Fit the scale of the pool's next sessions if it is not cached yet, and keep it as the
+    pool's scale for the pages (``pool_scales``); also the fits the calibration page needs for the
+    pool's latest ``PAGE_SESSIONS``. Called by the rating writer after every sync
+    (``services.pool_sync``, so also by ``recompute_ratings``) and by Celery beat's catch-up: a
+    fit takes seconds (2.6–13 s on a pool of 100,000 sessions), which no page waits for. Cheap
+    when nothing changed (cached)."""
+    size = _pool_sizes([game]).get(game, 0)
+    block = size // REFIT
+    for earlier in range(max(0, (size - PAGE_SESSIONS) // REFIT), block):
+        scale_of_block(game, earlier)
+    scale = scale_of_block(game, block)
+    cache.set(f"chance-scale-now:{game}", (block, tuple(scale)), 30 * CACHE_SECONDS)
+    return scale
+
+
+def scale_is_warm(game: str) -> bool:
+    """Whether the pages have the scale of the pool's next sessions (``warm_scale`` has run)."""
+    found = cache.get(f"chance-scale-now:{game}")
+    return found is not None and found[0] == _pool_sizes([game]).get(game, 0) // REFIT
+
+
+def pool_scales(games: Iterable[str]) -> dict[str, Scale]:
+    """The scale each pool's pages compute the chances with: the one ``warm_scale`` fitted for the
+    pool's next sessions (``scale_of_block``). One query for the pools' sizes and one cache read;
+    never a fit. Until the writer has fitted the scale of a block just reached (a recompute, a
+    pool that just grew by a block) the pages keep the pool's last fitted scale; a pool never
+    fitted (or a cache emptied) has the default scale until the writer's next sync or the
+    catch-up."""
+    games = list(games)
+    sizes = _pool_sizes(games)
+    try:
+        known = cache.get_many([f"chance-scale-now:{game}" for game in games if game in sizes])
+    except Exception:  # the shared cache is down: the page shows the default scale's chances
+        logger.warning("the chances' scales could not be read from the cache", exc_info=True)
+        known = {}
+    result = {}
+    for game in games:
+        found = known.get(f"chance-scale-now:{game}")
+        result[game] = Scale(*found[1]) if game in sizes and found is not None else DEFAULT_SCALE
+    return result
 
 
 def pool_scale(game: str) -> Scale:
@@ -184,16 +248,77 @@ def _prefetched(table: Table, name: str):
     return list(cache_[name]) if name in cache_ else None
 
 
+def _first_finish(table: Table):
+    """When the table's first session finished, from its prefetched sessions; ``None`` when none
+    has or they are not prefetched."""
+    fetched = _prefetched(table, "sessions")
+    finished = [session.finished_at for session in fetched or () if session.finished_at is not None
+                and session.status == Session.Status.FINISHED]
+    return min(finished) if finished else None
+
+
+class _Row(NamedTuple):
+    session_id: int
+    table_id: int
+    player_id: int
+    game: str
+    position: int
+    finished_at: object
+    mu: float
+    sigma: float
+    seasoned: bool  # enough rated sessions before this one (``provisional_sessions``)
+
+
+def provisional_sessions() -> int:
+    """``RATINGS_PROVISIONAL_SESSIONS``: the rated sessions a player needs before his chance is
+    no longer marked provisional."""
+    return settings.RATINGS_PROVISIONAL_SESSIONS
+
+
+def _history(seats: dict[int, list[tuple[int, int]]], by_id: dict[int, Table], games: dict[int, str]) -> list[_Row]:
+    """In one query, the rating history the tables' chances are read from: the rows of their own
+    rated sessions, and the rows of their players' sessions rated after the tables were published
+    (per round, from its earliest table; up to the table's first finished session when the caller
+    prefetched the sessions). Each row says whether the player had ``provisional_sessions`` rated
+    sessions before it (an index seek on the player's history)."""
+    rounds: dict[tuple[int, str], tuple[object, object, set[int]]] = {}
+    for table_id, seated in seats.items():
+        table = by_id[table_id]
+        key = (table.round_id, games[table_id])
+        published, finished, players = rounds.get(key, (table.created_at, _first_finish(table), set()))
+        first = _first_finish(table)
+        finished = None if finished is None or first is None else max(finished, first)
+        rounds[key] = (min(published, table.created_at), finished, players | {player for _, player in seated})
+    wanted = Q(session__table__in=list(seats))
+    for (_, game), (published, finished, players) in rounds.items():
+        since = Q(player__in=players, game=game, finished_at__gt=published)
+        wanted |= since & Q(finished_at__lte=finished) if finished is not None else since
+    needed = provisional_sessions()
+    seasoned = (
+        Subquery(RatingHistory.objects.filter(
+            player=OuterRef("player"), game=OuterRef("game"), position__lt=OuterRef("position"),
+        ).order_by("-position").values("pk")[needed - 1:needed])
+        if needed > 0 else F("pk")  # not null: nobody is provisional by his count of sessions
+    )
+    rows = RatingHistory.objects.filter(wanted).annotate(seasoned=seasoned).values_list(
+        "session", "session__table", "player", "game", "position", "finished_at", "mu_before", "sigma_before",
+        "seasoned",
+    )
+    return [_Row(*row[:8], row[8] is not None) for row in rows]
+
+
 def tables_outlook(tables: Iterable[Table], *, game: str | None = None) -> dict[int, TableOutlook]:
     """The outlook of each table of 2 to 6 seated players (others are left out), by table id.
 
-    Two queries whatever the number of tables (the rating history of their sessions, the current
-    ratings), and one more for the seats unless they are prefetched (``Prefetch("seats")``).
-    ``game``: the tables' game when they are of one event (else read from ``table.round.event``).
+    Two queries whatever the number of tables (the rating history, ``_history``; the current
+    ratings), one for the pools' scales, and one more for the seats unless they are prefetched
+    (``Prefetch("seats")``). ``game``: the tables' game when they are of one event (else read from
+    ``table.round.event``).
     """
     tables = list(tables)
     if not tables:
         return {}
+    by_id = {table.pk: table for table in tables}
     games = {table.pk: game or table.round.event.game for table in tables}
     seats: dict[int, list[tuple[int, int]]] = {}
     unfetched = []
@@ -211,41 +336,74 @@ def tables_outlook(tables: Iterable[Table], *, game: str | None = None) -> dict[
         ).values_list("table", "position", "player"):
             seats[table_id].append((position, player_id))
     seats = {table_id: seated for table_id, seated in seats.items() if 2 <= len(seated) <= 6}
+    if not seats:
+        return {}
 
-    # The latest rated session of each table and its players' ratings just before it.
-    latest: dict[int, int] = {}
-    before: dict[tuple[int, int], tuple[float, float]] = {}
-    for session_id, table_id, player_id, mu, sigma in RatingHistory.objects.filter(
-        session__table__in=list(seats)
-    ).values_list("session", "session__table", "player", "mu_before", "sigma_before"):
-        before[(session_id, player_id)] = (mu, sigma)
-        latest[table_id] = max(latest.get(table_id, session_id), session_id)
+    rows = _history(seats, by_id, games)
+    own: dict[int, dict[int, list[_Row]]] = {}  # table -> its rated sessions' rows, by session
+    by_player: dict[tuple[int, str], list[_Row]] = {}  # (player, game) -> his rows read
+    for row in rows:
+        if row.table_id in seats:
+            own.setdefault(row.table_id, {}).setdefault(row.session_id, []).append(row)
+        by_player.setdefault((row.player_id, row.game), []).append(row)
     wanted = {player for seated in seats.values() for _, player in seated}
     current = {
-        (player, rated_game): (mu, sigma)
-        for player, rated_game, mu, sigma in Rating.objects.filter(player__in=wanted).values_list(
-            "player", "game", "mu", "sigma"
+        (player, rated_game): (mu, sigma, sessions)
+        for player, rated_game, mu, sigma, sessions in Rating.objects.filter(player__in=wanted).values_list(
+            "player", "game", "mu", "sigma", "sessions"
         )
     }
+    needed = provisional_sessions()
 
     order = list(seats)
     scales = pool_scales({games[table_id] for table_id in order})
-    ratings, bases = [], []
+    ratings, bases, seasoned = [], [], []
     for table_id in order:
-        session_id = latest.get(table_id)
-        if session_id is not None and all((session_id, player) in before for _, player in seats[table_id]):
-            ratings.append([before[(session_id, player)] for _, player in seats[table_id]])
-            bases.append(("before_session", session_id))
-        else:
-            ratings.append([current.get((player, games[table_id]), NEW_PLAYER) for _, player in seats[table_id]])
-            bases.append(("current", None))
+        table, players = by_id[table_id], [player for _, player in seats[table_id]]
+        sessions = sorted(own.get(table_id, {}).values(), key=lambda session_rows: session_rows[0].position)
+        latest = sessions[-1] if sessions else None
+        at_latest = {row.player_id: row for row in latest} if latest else {}
+        if latest is not None and all(player in at_latest for player in players):
+            # The chances of the latest rated session: the ratings from when it could first be
+            # predicted (the table's publication, or the end of the table's session before it).
+            start = sessions[-2][0].finished_at if len(sessions) > 1 else table.created_at
+            end = latest[0].position
+            chosen = []
+            for player in players:
+                candidates = [row for row in by_player.get((player, games[table_id]), [])
+                              if row.finished_at > start and row.position <= end]
+                chosen.append(min(candidates + [at_latest[player]], key=lambda row: row.position))
+            ratings.append([(row.mu, row.sigma) for row in chosen])
+            seasoned.append([row.seasoned for row in chosen])
+            bases.append(("before_session", latest[0].session_id))
+            continue
+        # Not played yet (or not rated): the ratings when the table was published.
+        table_ratings, flags, moved = [], [], False
+        for player in players:
+            later = [row for row in by_player.get((player, games[table_id]), [])
+                     if row.finished_at > table.created_at]
+            if later:
+                row = min(later, key=lambda row: row.position)
+                table_ratings.append((row.mu, row.sigma))
+                flags.append(row.seasoned)
+                moved = True
+            else:
+                mu, sigma, count = current.get((player, games[table_id]), (*NEW_PLAYER, 0))
+                table_ratings.append((mu, sigma))
+                flags.append(count >= needed)
+        ratings.append(table_ratings)
+        seasoned.append(flags)
+        bases.append(("published" if moved else "current", None))
     result = {}
-    for table_id, table_ratings, (basis, session_id), chances in zip(
-        order, ratings, bases, _cached_chances(ratings, [scales[games[table_id]] for table_id in order])
+    for table_id, table_ratings, (basis, session_id), flags, chances in zip(
+        order, ratings, bases, seasoned,
+        _cached_chances(ratings, [scales[games[table_id]] for table_id in order]),
     ):
         result[table_id] = TableOutlook(table_id, basis, session_id, [
-            SeatChance(position, player, chance.win, chance.expected_place, chance.provisional, mu, sigma)
-            for (position, player), (mu, sigma), chance in zip(seats[table_id], table_ratings, chances)
+            SeatChance(position, player, chance.win, chance.expected_place,
+                       is_provisional(sigma) or not enough, mu, sigma)
+            for (position, player), (mu, sigma), chance, enough in zip(
+                seats[table_id], table_ratings, chances, flags)
         ])
     return result
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from dataclasses import dataclass
 from datetime import datetime
 from functools import reduce
@@ -37,9 +38,11 @@ from django.db.models.functions import RowNumber
 from tournaments import policy
 from tournaments.models import Seat, Session
 
-from . import league, model
+from . import league, model, outlook
 from .models import Pool, PoolEntry, Rating, RatingHistory
 from .selectors import TREND_EVENTS
+
+logger = logging.getLogger(__name__)
 
 MANY = 900  # above this many ids, read the whole game rather than a list of ids (SQLite's limits)
 FEW = 8  # up to this many players (a table), their newest rating events are read one player at a time
@@ -136,7 +139,23 @@ def pool_sync(
         pool.hidden = json.dumps(hidden)
         pool.save(update_fields=["hidden", "updated_at"])
         _unmark(marked)
+        if wanted or rolled_back:
+            # After the commit (of the caller's transaction too: the outbox syncs inside one), not
+            # under the pool's lock: the fit can take seconds.
+            transaction.on_commit(lambda: warm_chances(game))
         return {"game": game, "rolled_back": rolled_back, "rated": len(wanted), "pool": start + len(wanted)}
+
+
+def warm_chances(game: str) -> None:
+    """After the pool changed, once committed: fit the win chances' scale of the pool's next
+    sessions if it is not cached yet (``outlook.warm_scale``: seconds when the pool has just grown
+    by a block or was recomputed, nothing otherwise), so that no page fits it. The ratings are
+    written whatever happens here: a cache that cannot be reached is logged, and the next sync
+    or beat's catch-up warms it."""
+    try:
+        outlook.warm_scale(game)
+    except Exception:  # the sync is done; the pages keep the last scale meanwhile
+        logger.warning("the %s pool's chance scale could not be fitted now", game, exc_info=True)
 
 
 def _compare_all(game: str, from_scratch: bool) -> tuple[int, list[RatedSession]]:

@@ -361,6 +361,9 @@ SEATING_PLAN_SECONDS = env.float("SEATING_PLAN_SECONDS", default=5.0)
 # Ratings: sigma grows with the days between a player's sessions (ratings/model.py); 0 turns the
 # decay off, and then the numbers equal openskill's PlackettLuce.
 RATINGS_DECAY_PER_DAY = env.float("RATINGS_DECAY_PER_DAY", default=0.0)
+# A player's win chance is marked provisional ("new") until he has this many rated sessions of the
+# game before it (ratings/outlook.py); 0 marks only a sigma still at the prior's.
+RATINGS_PROVISIONAL_SESSIONS = env.int("RATINGS_PROVISIONAL_SESSIONS", default=5)
 # Every RATINGS_CATCH_UP_SECONDS, Celery beat syncs each pool with a sync request left over (its
 # task was never queued, e.g. the broker was down): no rating update waits for an operator.
 RATINGS_CATCH_UP_SECONDS = env.float("RATINGS_CATCH_UP_SECONDS", default=60.0)

@@ -5,21 +5,22 @@
 ``names``: the players' names in seat order, as the page shows them to its reader (the page
 decides who sees which name). ``outlook`` is ``None`` for a table without 2 to 6 seated players,
 else ``{"favourite": seat or None, "favourites": [seats sharing the best chance], "seats": [...],
-"provisional": bool}`` where a seat is
-``{"name", "win", "percent", "place", "provisional"}``. The pages that show a table know already
-that their reader may see it (``tournaments.policy``); the ratings read here are public.
+"provisional": bool, "basis": ...}`` where a seat is
+``{"name", "win", "points", "percent", "place", "provisional"}``. The pages that show a table know
+already that their reader may see it (``tournaments.policy``); the ratings read here are public.
 """
 from __future__ import annotations
 
 from django import template
 
+from ratings.chances import whole_percents
 from ratings.outlook import table_outlook
 
 register = template.Library()
 
 
 def percent(win: float) -> str:
-    """A chance as people read it: whole percent, ``<1 %`` and ``>99 %`` at the ends."""
+    """A single chance as people read it: whole percent, ``<1 %`` and ``>99 %`` at the ends."""
     if win < 0.005:
         return "<1 %"
     if win > 0.995:
@@ -27,18 +28,30 @@ def percent(win: float) -> str:
     return f"{round(100 * win)} %"
 
 
+def shown(points: int, seats: int) -> str:
+    """A chance in whole percent as the table shows it: ``<1 %`` for a share that rounds to
+    nothing and ``>99 %`` for one that rounds to everything (nobody is certain)."""
+    if points <= 0 and seats > 1:
+        return "<1 %"
+    if points >= 100 and seats > 1:
+        return ">99 %"
+    return f"{points} %"
+
+
 def outlook_view(outlook, names) -> dict | None:
     if outlook is None or len(names) != len(outlook.seats):
         return None
+    points = whole_percents([seat.win for seat in outlook.seats])
     seats = [
-        {"name": name, "win": seat.win, "percent": percent(seat.win), "place": f"{seat.expected_place:.1f}",
-         "provisional": seat.provisional, "player": seat.player_id}
-        for name, seat in zip(names, outlook.seats)
+        {"name": name, "win": seat.win, "points": share, "percent": shown(share, len(points)),
+         "place": f"{seat.expected_place:.1f}", "provisional": seat.provisional, "player": seat.player_id}
+        for name, seat, share in zip(names, outlook.seats, points)
     ]
     # The best chance as shown: a sole favourite, or several who share it (named together, unless
-    # everybody does), so that the line never contradicts the percentages under it.
-    best = max(seats, key=lambda seat: seat["win"])["percent"]
-    shared = [seat for seat in seats if seat["percent"] == best]
+    # everybody does), so that the line never contradicts the percentages under it. Chances that
+    # are equal stay shared even when the largest remainder gave one of them the odd point.
+    best = max(seats, key=lambda seat: (seat["points"], seat["win"]))
+    shared = [seat for seat in seats if seat["points"] == best["points"] or abs(seat["win"] - best["win"]) < 1e-9]
     return {
         "favourite": shared[0] if len(shared) == 1 else None,
         "favourites": shared if 1 < len(shared) < len(seats) else [],

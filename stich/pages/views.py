@@ -284,12 +284,13 @@ def screen_context(event: Event, page: int = 1) -> dict:
         outlooks = {t["table"].number: t["outlook"] for t in overview["tables"]} if overview else {}
         for table in progress.tables:
             outlook = outlooks.get(table.number)
-            chances = {seat["player"]: seat["percent"] for seat in outlook["seats"]} if outlook else {}
+            chances = {seat["player"]: seat for seat in outlook["seats"]} if outlook else {}
             tables.append({
                 "number": table.number, "state": table.state, "label": str(TABLE_STATE_LABELS[table.state]),
                 "count": progress_text(event.game, table),
                 "seats": [{"name": names.get(seat.player, ""), "total": number(seat.total) if table.hands else None,
-                           "chance": None if table.hands else chances.get(seat.player)}
+                           "chance": None if table.hands or seat.player not in chances else chances[seat.player]["percent"],
+                           "provisional": not table.hands and chances.get(seat.player, {}).get("provisional", False)}
                           for seat in table.seats],
             })
     series = None
@@ -301,7 +302,9 @@ def screen_context(event: Event, page: int = 1) -> dict:
         **context, "game_name": GAMES[event.game].name, "screen": True, "moves": previous is not None,
         "previous_round": previous, "series_top": series,
         "progress": progress and {"round": progress.round_number, "finished": progress.finished,
-                                  "total": len(progress.tables), "tables": tables},
+                                  "total": len(progress.tables), "tables": tables,
+                                  "chances": any(seat["chance"] for table in tables for seat in table["seats"]),
+                                  "provisional": any(seat["provisional"] for table in tables for seat in table["seats"])},
         "latest": [
             {"round": s.round_number, "table": s.table_number,
              "winners": [names.get(p, "") for p in s.winners], "best": number(max(s.totals)),

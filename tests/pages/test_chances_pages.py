@@ -78,3 +78,28 @@ def test_calibration_page_draws_the_plot_and_scores_every_game(demo, client):
     assert 'data-method="uniform"' in html and 'data-method="point"' in html
     assert "http" not in re.sub(r'xmlns="http://www.w3.org/2000/svg"', "", html.split("<body", 1)[1]).split("</main>")[0]
 
+
+
+def test_room_screen_says_what_the_percentages_are_and_they_add_up_to_100(demo, client):
+    from tournaments.models import Round
+    from tournaments.services import table_create
+
+    event = demo["mu"]
+    first = event.rounds.order_by("number").first()
+    players = [seat.player for table in first.tables.order_by("number") for seat in table.seats.order_by("position")]
+    players = players[1::2] + players[::2]
+    round_ = Round.objects.create(event=event, number=event.rounds.order_by("-number").first().number + 1)
+    for index in range(0, len(players) - len(players) % 3, 3):  # tables of three: 100 / 3 does not round to 100
+        table_create(round_=round_, number=index // 3 + 1, players=players[index:index + 3], by_user=None)
+    legends = {"en": "chance to finish first at this table, from the ratings",
+               "de": "an diesem Tisch Erster zu werden, aus den Wertungen",
+               "fi": "mahdollisuus voittaa tämä pöytä, vahvuuslukujen perusteella"}
+    for language, legend in legends.items():
+        html = page(client, f"/events/{event.pk}/screen/", HTTP_ACCEPT_LANGUAGE=language)
+        waiting = [table for table in html.split('<article class="screen-table')[1:] if 'data-state="waiting"' in table]
+        assert waiting and legend in html
+        for table in waiting:
+            shown = re.findall(r'class="pct"[^>]*>([^<]+)<', table.split("</ul>")[0])
+            numbers = [int(text.strip(" %<>")) for text in shown]
+            if not any(text.startswith(("<", ">")) for text in shown):
+                assert sum(numbers) == 100, shown

@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 from numpy.polynomial.hermite_e import hermegauss
 
 from ratings.calibration import calibrate, observed_wins, reliability, score
-from ratings.chances import monte_carlo, point_estimate, room_chances, scale, table_chances
+from ratings.chances import (
+    monte_carlo,
+    point_estimate,
+    room_chances,
+    scale,
+    table_chances,
+)
 from ratings.model import BETA, NEW_PLAYER, SIGMA
 
 mus = st.floats(min_value=-10.0, max_value=60.0, allow_nan=False)
@@ -230,3 +236,57 @@ def test_too_little_history_fits_nothing_and_a_prediction_never_learns_from_its_
     third = [[c.win for c in table] for table in room_chances(tables[2 * REFIT:])]
     assert not np.allclose(np.concatenate(before[2 * REFIT:]), np.concatenate(third), atol=1e-3)
     assert after[2 * REFIT:] != before[2 * REFIT:]
+
+
+# The percentages a table shows (ratings.templatetags.chances): whole percents that add up to 100
+
+@pytest.mark.parametrize("wins, expected", [
+    ([1 / 3, 1 / 3, 1 / 3], [34, 33, 33]),  # rounded: 33 + 33 + 33 = 99
+    ([0.4444, 0.3333, 0.2223], [45, 33, 22]),  # rounded: 44 + 33 + 22 = 99
+    ([1 / 6] * 6, [17, 17, 17, 17, 16, 16]),  # rounded: 6 · 17 = 102
+    ([0.415, 0.405, 0.18], [42, 40, 18]),  # rounded: 42 + 41 + 18 = 101
+    ([0.336, 0.336, 0.328], [34, 33, 33]),  # rounded: 34 + 34 + 33 = 101
+    ([0.126, 0.126, 0.126, 0.622], [13, 13, 12, 62]),  # rounded: 101
+    ([0.996, 0.002, 0.002], [100, 0, 0]),
+    ([0.25, 0.25, 0.25, 0.25], [25, 25, 25, 25]),
+])
+def test_the_shown_percentages_of_a_table_add_up_to_100(wins, expected):
+    from ratings.chances import whole_percents
+
+    rounded = [math.floor(100 * win + 0.5) for win in wins]  # as a reader rounds
+    points = whole_percents(wins)
+    assert points == expected and sum(points) == 100
+    assert all(abs(point - 100 * win) < 1 for point, win in zip(points, wins))
+    assert (sum(rounded) == 100) == (points == rounded)
+
+
+@settings(max_examples=60, deadline=None)
+@given(tables)
+def test_the_percentages_of_any_table_add_up_to_100_and_keep_the_order(table):
+    from ratings.chances import whole_percents
+
+    wins = [chance.win for chance in table_chances(table)]
+    points = whole_percents(wins)
+    assert sum(points) == 100
+    for a, b in itertools.combinations(range(len(wins)), 2):
+        if wins[a] > wins[b] + 1e-12:
+            assert points[a] >= points[b]
+        assert abs(points[a] - 100 * wins[a]) < 1
+
+
+def test_a_table_view_shows_percentages_adding_to_100_and_equal_chances_share_the_favourite():
+    from ratings.outlook import SeatChance, TableOutlook
+    from ratings.templatetags.chances import outlook_view
+
+    def view(wins):
+        seats = [SeatChance(seat, seat + 1, win, 2.0, False, 25.0, 3.0) for seat, win in enumerate(wins)]
+        return outlook_view(TableOutlook(1, "current", None, seats), [f"P{seat}" for seat in range(len(wins))])
+
+    even = view([1 / 3] * 3)
+    assert [seat["percent"] for seat in even["seats"]] == ["34 %", "33 %", "33 %"]
+    assert even["favourite"] is None and even["favourites"] == []  # even chances: no favourite
+    near = view([0.405, 0.415, 0.18])
+    assert [seat["percent"] for seat in near["seats"]] == ["40 %", "42 %", "18 %"]
+    assert near["favourite"]["name"] == "P1"
+    sure = view([0.996, 0.002, 0.002])
+    assert [seat["percent"] for seat in sure["seats"]] == [">99 %", "<1 %", "<1 %"]
