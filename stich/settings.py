@@ -288,9 +288,10 @@ MAX_RECORD_BYTES = env.int("MAX_RECORD_BYTES", default=256 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_RECORD_BYTES + 16 * 1024
 
 # One cache for every process (throttles count per client across gunicorn workers and hosts):
-# Redis when configured, else a table in the database (``manage.py createcachetable``, which
-# scripts/serve.sh and the web container run after migrating; test databases get it by
-# themselves). Never ``cache.clear()``: on Redis that would empty the broker's database too.
+# Redis when configured, else a SQLite file of its own beside the database (``CACHE_FILE``,
+# stich/db/filecache.py: not the service's database, whose queries and write lock it would share;
+# atomic ``add``/``incr`` across the processes of the machine). Never ``cache.clear()``: on Redis
+# that would empty the broker's database too.
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CACHES = {"default": {
@@ -300,7 +301,8 @@ if REDIS_URL:
         "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
     }}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "stich_cache"}}
+    CACHES = {"default": {"BACKEND": "stich.db.filecache.SQLiteFileCache",
+                          "LOCATION": env.str("CACHE_FILE", default=str(BASE_DIR / "stich-cache.sqlite3"))}}
 
 # Celery: with no REDIS_URL, tasks run in-process and eagerly (the embedded default).
 CELERY_BROKER_URL = REDIS_URL or "memory://"

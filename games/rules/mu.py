@@ -18,9 +18,15 @@ from itertools import chain, combinations
 from typing import Any, NamedTuple, NoReturn
 
 from ..catalog import GAMES
-
 from .common import (
-    body_kind, check_claimed, check_int, require_int, require_int_list, require_length, require_list, require_object,
+    body_kind,
+    check_claimed,
+    check_int,
+    require_int,
+    require_int_list,
+    require_length,
+    require_list,
+    require_object,
 )
 from .errors import Code, RecordError
 
