@@ -398,7 +398,23 @@ def _any_count(game: str, body: str) -> dict:
     for schema in schemas[1:]:
         widened = _widen(widened, schema)
     widened["properties"]["players"] = _integer(info.min_players, info.max_players)
-    return widened
+    return _requirements_only(widened)
+
+
+def _requirements_only(node: Any) -> Any:
+    """The alternatives of an ``anyOf`` that only require members keep only their ``required``: code
+    generators (openapi-python-client) read every ``anyOf`` as a union of types and give up on one
+    of bare property constraints (a Maumau summary's ``minus`` given non-null). The component then
+    also allows a null ``minus`` beside no ``remaining``; the exact schema refuses it, and so does
+    the engine (422)."""
+    if isinstance(node, list):
+        return [_requirements_only(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    result = {key: _requirements_only(value) for key, value in node.items()}
+    if isinstance(result.get("anyOf"), list) and all(set(option) == {"required", "properties"} for option in result["anyOf"]):
+        result["anyOf"] = [{"required": option["required"]} for option in result["anyOf"]]
+    return result
 
 
 def component_name(game: str, body: str) -> str:
