@@ -313,7 +313,6 @@ def main(argv=None) -> dict:
     from tournaments.standings.series_standings import refresh
 
     call_command("migrate", verbosity=0)
-    call_command("createcachetable")  # the pages' cache when no REDIS_URL is set
     rng = random.Random(24)
     figures = {}
     try:

@@ -297,9 +297,10 @@ CHANNEL_LAYER_URL = env.str("CHANNEL_LAYER_URL", default="") or REDIS_URL
 CACHE_URL = env.str("CACHE_URL", default="") or REDIS_URL
 
 # One cache for every process (throttles count per client across gunicorn workers and hosts):
-# Redis when configured, else a table in the database (``manage.py createcachetable``, which
-# scripts/serve.sh and the web container run after migrating; test databases get it by
-# themselves). Never ``cache.clear()``: on a shared Redis that would empty the broker's database too.
+# Redis when configured (``CACHE_URL``, else ``REDIS_URL``), else a cache on this machine's disk
+# (``CACHE_DIR``: diskcache's SQLite files, not the service's database, whose queries and write
+# lock it would share; ``add`` and ``incr`` are atomic across the machine's processes). Never
+# ``cache.clear()``: on Redis that would empty the broker's database too.
 if CACHE_URL:
     CACHES = {"default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -308,7 +309,9 @@ if CACHE_URL:
         "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
     }}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "stich_cache"}}
+    CACHES = {"default": {"BACKEND": "diskcache.DjangoCache",
+                          "LOCATION": env.str("CACHE_DIR", default=str(BASE_DIR / "stich-cache")),
+                          "SHARDS": 1}}
 
 # Celery: with no broker (neither CELERY_BROKER_URL nor REDIS_URL), tasks run in-process and
 # eagerly (the embedded default).

@@ -29,7 +29,40 @@ if os.environ.get("REDIS_URL") and os.environ.get("PYTEST_XDIST_WORKER", "").sta
         os.environ["STICH_TEST_REDIS_BASE"] = os.environ["REDIS_URL"]
     os.environ["REDIS_URL"] = _redis_url_of_worker(os.environ["STICH_TEST_REDIS_BASE"], os.environ["PYTEST_XDIST_WORKER"])
 
+
+def _run_file(kind: str) -> str:
+    """A file of this test process (and of the servers and workers it starts, which inherit the
+    environment) in the temporary folder, fresh for each run: ``kind`` names it."""
+    import atexit
+    import tempfile
+    from pathlib import Path
+
+    import shutil
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    path = Path(tempfile.gettempdir()) / f"stich-tests-{os.getpid()}-{worker}-{kind}.sqlite3"
+    atexit.register(lambda: [Path(f"{path}{tail}").unlink(missing_ok=True) for tail in ("", "-wal", "-shm")]
+                    if not path.is_dir() else shutil.rmtree(path, ignore_errors=True))
+    return str(path)
+
+
+# The embedded default's cache folder (diskcache, ``CACHE_DIR``), one per test process: entries cached
+# for one run's rows never meet another run's (primary keys repeat), nor another worker's.
+# A process with the owner's worker name is the owner or one it started (xdist's workers inherit
+# the controller's environment, so each worker makes its own).
+if not os.environ.get("REDIS_URL") and os.environ.get("STICH_TEST_CACHE_OWNER") != os.environ.get("PYTEST_XDIST_WORKER", "main"):
+    os.environ["STICH_TEST_CACHE_OWNER"] = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    os.environ["CACHE_DIR"] = _run_file("cache")
+
 from .settings import *  # noqa: E402,F401,F403
+
+# On SQLite the test database is a file, not memory: the servers the live-page tests start in a
+# second process (tests/console/conftest.py) read and write the same database. pytest-django adds
+# the xdist worker's name to it, as to a PostgreSQL test database.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    DATABASES["default"]["TEST"] = {"NAME": _run_file("db"), **DATABASES["default"].get("TEST", {})}  # noqa: F405
+    # A throwaway database: no waiting for the disk; WAL lets the server read while a test writes.
+    DATABASES["default"].setdefault("OPTIONS", {})["init_command"] = "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF"  # noqa: F405
 
 # Tests do not run collectstatic: serve static files by name, not from the hashed manifest.
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405

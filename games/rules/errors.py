@@ -70,7 +70,7 @@ class Code(StrEnum):
     CARD_NOT_HELD = "card_not_held", ILLEGAL, "a card put out, played or shown that the seat does not hold"
     WRONG_SEAT = "wrong_seat", ILLEGAL, "Maumau: an event by a seat that may not act now"
     OVERBID = "overbid", ILLEGAL, "Mü: a bid more than one above the highest bid before"
-    TRUMP_NOT_IN_DISPLAY = "trump_not_in_display", ILLEGAL, "Mü: a trump of neither a colour nor a digit of the chooser's display"
+    TRUMP_NOT_IN_DISPLAY = "trump_not_in_display", ILLEGAL, "Mü: a trump of neither a colour nor a digit of the chooser's display; a colour not in play lies in none (full record and summary alike)"
     TRUMP_TAKEN = "trump_taken", ILLEGAL, "Mü: the Chef chooses the Vize's trump"
     PARTNER_IS_CHEF = "partner_is_chef", ILLEGAL, "Mü: the Chef names himself as partner"
     PARTNER_IS_VICE = "partner_is_vice", ILLEGAL, "Mü: the Chef names the Vize as partner"

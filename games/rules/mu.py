@@ -18,9 +18,15 @@ from itertools import chain, combinations
 from typing import Any, NamedTuple, NoReturn
 
 from ..catalog import GAMES
-
 from .common import (
-    body_kind, check_claimed, check_int, require_int, require_int_list, require_length, require_list, require_object,
+    body_kind,
+    check_claimed,
+    check_int,
+    require_int,
+    require_int_list,
+    require_length,
+    require_list,
+    require_object,
 )
 from .errors import Code, RecordError
 
@@ -650,15 +656,18 @@ def _trump_value(value, path: str, allow_none: bool) -> str:
     return value
 
 
-def _summary_trump(value, path: str, allow_none: bool, deck: _Deck) -> str:
-    """records.md, Mü summary: a summary that gives ``colours`` names trump colours among them (the
-    display, which would decide it in a full record, is unknown); without ``colours`` any colour."""
+def _summary_trump(value, path: str, role: str, seat: int, allow_none: bool, deck: _Deck) -> str:
+    """records.md, Mü summary: a summary that gives ``colours`` names trump colours among them;
+    without ``colours`` any colour. A colour not in play lies in no display, so a full record
+    refuses it as ``trump_not_in_display`` (§4) and the summary gives the same code ("as in a full
+    record": one fault, one code, whichever body carries it)."""
     trump = _trump_value(value, path, allow_none)
     if trump in COLOUR_NAMES and trump not in deck.colours:
         raise RecordError(
-            Code.BAD_TRUMP,
-            f"{_trump_text(trump)} is not in play in this deal (colours {', '.join(deck.colours)})",
-            path, {"trump": trump},
+            Code.TRUMP_NOT_IN_DISPLAY,
+            f"{role} (seat {seat}) may choose only a colour or digit of his display, not {_trump_text(trump)}: "
+            f"it is not in play in this deal (colours {', '.join(deck.colours)}; rules/mu.md §4)",
+            path, {"seat": seat, "trump": trump},
         )
     return trump
 
@@ -780,11 +789,11 @@ def _validate_summary(record: dict, variant: Variant, deck: _Deck) -> dict:
     # trumps and partner
     vice_trump = chef_trump = partner = None
     if vice is not None:
-        vice_trump = _summary_trump(summary.get("vice_trump"), "/summary/vice_trump", False, deck)
+        vice_trump = _summary_trump(summary.get("vice_trump"), "/summary/vice_trump", "the Vize", vice, False, deck)
     else:
         absent("vice_trump", "there is no Vize" if played else after_end)
     if played:
-        chef_trump = _summary_trump(summary.get("chef_trump"), "/summary/chef_trump", True, deck)
+        chef_trump = _summary_trump(summary.get("chef_trump"), "/summary/chef_trump", "the Chef", chef, True, deck)
         if chef_trump == vice_trump:
             raise RecordError(
                 Code.TRUMP_TAKEN,

@@ -172,12 +172,18 @@ def _maumau_full(players: int) -> dict:
     return _object(properties, ["game", "players", "dealer", "hands", "upcard", "events"])
 
 
+def _given(member: str) -> dict:
+    """``member`` (a list) is present and not null (records.md: null counts as absent, so ``{"minus": null}``
+    gives neither remaining hands nor minus points: the engine's missing_member)."""
+    return {"required": [member], "properties": {member: {"type": "array"}}}
+
+
 def _maumau_summary(players: int) -> dict:
     summary = _object({
         "remaining": _optional(_array(_array(MAUMAU_CARD), players)),
         "wish": _optional(MAUMAU_SUIT),
         "minus": _optional(_array(_integer(0, maumau.MOST_MINUS), players)),
-    }, [], anyOf=[{"required": ["remaining"]}, {"required": ["minus"]}])
+    }, [], anyOf=[_given("remaining"), _given("minus")])
     properties = {**_maumau_head(players), "summary": summary, **_absent(*maumau.FULL_MEMBERS)}
     return _object(properties, ["game", "players", "dealer", "summary"])
 
@@ -201,7 +207,9 @@ def _lut_full(players: int) -> dict:
     colours = {"enum": list(lut.COLOURS)}
     # A seat's choice under its number; any other member only null (null counts as absent; the
     # engine refuses a non-null member that names no seat due to choose, keep_unexpected).
-    keep = {"type": "object", "patternProperties": {"^[0-9]+$": _optional(_array(colours, 2))},
+    # A choice is two different colours (the engine's bad_keep).
+    pair = {**_array(colours, 2), "uniqueItems": True}
+    keep = {"type": "object", "patternProperties": {"^[0-9]+$": _optional(pair)},
             "additionalProperties": _null()}
     trick = _object({
         "cards": _array(card, most=players),
@@ -390,7 +398,23 @@ def _any_count(game: str, body: str) -> dict:
     for schema in schemas[1:]:
         widened = _widen(widened, schema)
     widened["properties"]["players"] = _integer(info.min_players, info.max_players)
-    return widened
+    return _requirements_only(widened)
+
+
+def _requirements_only(node: Any) -> Any:
+    """The alternatives of an ``anyOf`` that only require members keep only their ``required``: code
+    generators (openapi-python-client) read every ``anyOf`` as a union of types and give up on one
+    of bare property constraints (a Maumau summary's ``minus`` given non-null). The component then
+    also allows a null ``minus`` beside no ``remaining``; the exact schema refuses it, and so does
+    the engine (422)."""
+    if isinstance(node, list):
+        return [_requirements_only(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    result = {key: _requirements_only(value) for key, value in node.items()}
+    if isinstance(result.get("anyOf"), list) and all(set(option) == {"required", "properties"} for option in result["anyOf"]):
+        result["anyOf"] = [{"required": option["required"]} for option in result["anyOf"]]
+    return result
 
 
 def component_name(game: str, body: str) -> str:

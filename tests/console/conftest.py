@@ -55,10 +55,9 @@ def serving(folder: Path):
         "ALLOWED_HOSTS": "127.0.0.1,localhost", "LOG_LEVEL": "WARNING",
     }
     env.pop("REDIS_URL", None)
-    # Without REDIS_URL the server's throttles use the database cache: its table, in the test
-    # database (this process, on Redis, did not make one).
-    subprocess.run([sys.executable, "manage.py", "createcachetable"], cwd=ROOT, env=env, check=True,
-                   capture_output=True, timeout=120)
+    # Without REDIS_URL the server's cache is on disk (diskcache, CACHE_DIR): this process's own
+    # when it has one (its CACHE_DIR, inherited), else one of the server's own.
+    env.setdefault("CACHE_DIR", str(folder / "cache"))
     log = open(folder / "server.log", "wb")
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "stich.asgi:application", "-k", "stich.workers.UvicornWorker",

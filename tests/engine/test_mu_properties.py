@@ -251,3 +251,27 @@ def test_the_auction_cut_short_or_run_on(seed, players):
     assert rejection(longer) == ("after_end", f"/auction/{len(record['auction'])}")
     record["auction"].pop()
     assert rejection(record) == ("not_ended", "/auction")
+
+
+def summary_of(record, answer) -> dict:
+    """The summary record of a played full deal: display sizes, Chef, his trump, card points."""
+    players, dealer = record["players"], record["dealer"]
+    bids = [0] * players
+    for index, action in enumerate(record["auction"]):
+        bids[(dealer + index) % players] += len(action)
+    summary = {"bids": bids, "chef": answer["chef"], "chef_trump": record["chef_trump"],
+               "card_points": answer["card_points"]}
+    return {"game": "mu", "players": players, "dealer": dealer, "colours": record["colours"], "summary": summary}
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=SEEDS, pick=st.randoms(use_true_random=False))
+def test_a_trump_colour_not_in_play_is_one_fault_with_one_code_in_both_bodies(seed, pick):
+    """records.md, Mü summary: a trump colour outside ``colours`` is refused "as in a full record"."""
+    record, answer = deal_of(seed, 3, is_played)
+    summary = summary_of(record, answer)
+    assert validate(summary)["scores"] == answer["scores"]  # the summary is the same deal
+    outside = pick.choice([colour for colour in "RYGBK" if colour not in record["colours"]])
+    record["chef_trump"] = summary["summary"]["chef_trump"] = outside
+    assert rejection(record) == ("trump_not_in_display", "/chef_trump")
+    assert rejection(summary) == ("trump_not_in_display", "/summary/chef_trump")

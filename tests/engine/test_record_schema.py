@@ -2,7 +2,9 @@
 summary, for every game and player count; it describes shapes only."""
 from __future__ import annotations
 
+import copy
 import random
+import re
 from functools import cache
 
 import pytest
@@ -11,10 +13,11 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from games.catalog import GAMES
-from games.rules import validate
+from games.rules import Code, MalformedRecord, RecordError, validate
 from games.rules.maumau import replay
 from games.rules.schema import SCHEMAS, openapi_schema, record_schema
 from games.simulate import lut, maumau, mu
+from tests.engine.checks import rejected
 
 SIMULATORS = {"mu": mu, "maumau": maumau, "lut": lut}
 PLAYER_COUNTS = [(game, players) for game, info in GAMES.items()
@@ -145,3 +148,127 @@ def test_the_openapi_dialect_has_no_pattern_properties_and_keeps_null_members_al
     member = keep["anyOf"][0]["additionalProperties"]["anyOf"]
     assert {"nullable": True, "enum": [None]} in member  # any member may be null
     assert member[0]["anyOf"][0]["minItems"] == 2  # or a seat's two colours
+
+
+# --- what the engine refuses as malformed, the schema refuses too -----------------------------------
+# The schema describes shapes; a corruption the engine refuses as malformed (the document is not a
+# record: types, lengths, notation) is a shape, so the schema must refuse it as well, except where
+# the shape depends on other members' values or on the play, which JSON Schema cannot state: the
+# copies of a card counted over the whole record, a Mü card's colour against ``colours``, a member
+# that the play makes required or absent (the trumps and partner of a played Mü deal, its tricks,
+# the summary's seats and card points, a jack's wish, a LuT pick or keep), and how many cards a
+# Maumau show holds (one when the seat holds one).
+NOT_EXPRESSIBLE_CODES = {Code.DUPLICATE_CARD, Code.COLOUR_NOT_IN_PLAY}
+PLAY_DECIDES = re.compile(r"^/(summary/)?(vice_trump|chef_trump|partner|tricks|chef|vice|provocateur|card_points)$"
+                          r"|^/events/\d+/(wish|taken)$|^/tricks/\d+/(pick|keep)(/\d+)?$")
+
+
+def expressible(error: RecordError) -> bool:
+    if error.code in NOT_EXPRESSIBLE_CODES:
+        return False
+    if error.code in (Code.MISSING_MEMBER, Code.UNEXPECTED_MEMBER) and PLAY_DECIDES.match(error.path):
+        return False
+    return not (error.code == Code.BAD_LENGTH and re.match(r"^/events/\d+/show$", error.path))
+
+
+TOKENS = ["x", "", "R", "Y", "K", "none", "0", "7", "10", "R7", "Z1", "7H", "JC", "C", "G", "B", "G1", "Y3", "N",
+          "remark"]
+ODD_VALUES = [None, 1.5, True, False, -1, 0, 1, 2, 99, 10**6, [], {}, "x"]
+
+
+def paths_in(node, path=()):
+    """Every member and item of a document, by its path of keys and indexes."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield (*path, key)
+            yield from paths_in(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield (*path, index)
+            yield from paths_in(value, (*path, index))
+
+
+def corrupted(document: dict, rng: random.Random) -> dict:
+    """One single-point corruption of a copy of ``document``: a member or item replaced by a value of
+    another type, token or size, dropped, doubled, or a list's item repeated (a keep of one colour)."""
+    document = copy.deepcopy(document)
+    path = rng.choice(list(paths_in(document)))
+    *parents, last = path
+    parent = document
+    for key in parents:
+        parent = parent[key]
+    value = parent[last]
+    moves = ["replace", "token", "drop"]
+    if isinstance(value, list) and value:
+        moves += ["shorten", "lengthen", "repeat", "repeat"]
+    move = rng.choice(moves)
+    if move == "replace":
+        parent[last] = copy.deepcopy(rng.choice(ODD_VALUES))
+    elif move == "token":
+        parent[last] = rng.choice(TOKENS)
+    elif move == "drop":
+        if isinstance(parent, dict):
+            del parent[last]
+        else:
+            parent.pop(last)
+    elif move == "shorten":
+        value.pop()
+    elif move == "lengthen":
+        value.append(copy.deepcopy(value[-1]))
+    elif len(value) > 1:  # repeat: an item stands twice
+        value[1] = copy.deepcopy(value[0])
+    else:
+        value.append(copy.deepcopy(value[0]))
+    return document
+
+
+def lut_keep_repeated(record: dict, rng: random.Random) -> dict | None:
+    """A keep of one colour (``["Y", "Y"]``): the engine's bad_keep."""
+    tricks = [trick for trick in record["tricks"] if trick.get("keep")]
+    if not tricks:
+        return None
+    record = copy.deepcopy(record)
+    keep = rng.choice([trick for trick in record["tricks"] if trick.get("keep")])["keep"]
+    seat = rng.choice(sorted(keep))
+    keep[seat] = [keep[seat][0]] * 2
+    return record
+
+
+def test_a_keep_of_one_colour_and_a_summary_of_null_minus_are_refused_by_both():
+    record = lut_keep_repeated(lut_round_with_keep(), random.Random(0))
+    assert rejected(record).code == "bad_keep"
+    assert not validator("lut").is_valid(record) and not validator("lut-full").is_valid(record)
+    sheet = {"game": "maumau", "players": 3, "dealer": 0, "summary": {"minus": None}}
+    assert rejected(sheet).code == "missing_member"
+    assert not validator("maumau").is_valid(sheet) and not validator("maumau-summary").is_valid(sheet)
+    assert validator("maumau").is_valid(dict(sheet, summary={"minus": [0, 5, 7], "remaining": None}))
+
+
+def schema_misses(game: str, players: int, records: int, each: int) -> list[tuple]:
+    """The corruptions (``each`` of ``records`` simulated records and their summaries) the engine
+    refuses as malformed and a schema of the document fits: (schema, code, pointer, message)."""
+    misses = []
+    played = [SIMULATORS[game].random_record(random.Random(seed), players, dealer=seed % players) for seed in range(records)]
+    sheets = [summary_of(record, validate(record)) for record in played]
+    for (seed, record, sheet), number in ((row, number) for row in zip(range(records), played, sheets) for number in range(each)):
+        rng = random.Random(f"{game}{players}-{seed}-{number}")
+        document = corrupted(rng.choice([record, sheet]), rng)
+        if game == "lut" and number % 5 == 0:
+            document = lut_keep_repeated(record, rng) or document
+        try:
+            validate(document)
+        except MalformedRecord as error:
+            if not expressible(error):
+                continue
+            body = "summary" if "summary" in document else "full"
+            misses += [(name, error.code, error.path, error.message)
+                       for name in (f"{game}-{body}",) if validator(name).is_valid(document)]
+        except RecordError:
+            pass  # illegal: the rules forbid it, a shape may still fit
+    return misses
+
+
+@pytest.mark.parametrize("game, players", PLAYER_COUNTS)
+def test_every_corruption_the_engine_refuses_as_malformed_the_schema_refuses(game, players):
+    misses = schema_misses(game, players, 2, 12)
+    assert not misses, misses[:3]

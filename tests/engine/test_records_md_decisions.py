@@ -132,8 +132,9 @@ MU_THREE = {"game": "mu", "players": 3, "dealer": 0, "colours": ["G", "R", "Y"],
 
 @pytest.mark.parametrize("trump", ["B", "K"])
 def test_mu_summary_with_colours_refuses_a_trump_colour_not_in_play(trump):
+    """The code of a full record (no display holds a colour not in play): one fault, one code."""
     record = dict(MU_THREE, summary=dict(MU_THREE["summary"], chef_trump=trump))
-    assert_rejected(record, "bad_trump", "/summary/chef_trump")
+    assert_rejected(record, "trump_not_in_display", "/summary/chef_trump")
 
 
 @pytest.mark.parametrize("trump", ["G", "R", "Y", "1", "7", "0", "none"])
