@@ -8,10 +8,10 @@ reached is logged and left to beat's catch-up.
 from __future__ import annotations
 
 import logging
+import time
 
 from celery import shared_task
 from django.conf import settings
-from django.core.cache import cache
 from django.dispatch import receiver
 
 from .management.backups import backup
@@ -20,15 +20,14 @@ from .standings import outbox as series_outbox
 
 logger = logging.getLogger(__name__)
 
-# Set while a series' sync task is queued and not yet started: the hands committed meanwhile need
-# no task of their own (the queued one will see their requests). It expires, so a task lost on
-# the way costs at most this long before the next hand queues another (and beat's catch-up runs
-# anyway).
-QUEUED_SECONDS = 10
-
-
-def _queued_key(series_id: int) -> str:
-    return f"series-sync-queued:{series_id}"
+# A series' sync starts this long after the request that queued it (``countdown``): every request
+# committed before it starts is seen by it. So a process that queued a series' sync queues no other
+# for the requests it commits within half this delay (the other half is the margin for the
+# clocks of the process and the worker): the hands of a busy series pay a lookup in a dict, not a
+# task each, and the series is refreshed about once per this delay, whatever its pace. (Several
+# processes queue one each; the later ones find the requests settled and do nothing.)
+SYNC_DELAY_SECONDS = 0.5
+_queued: dict[int, float] = {}  # series -> until when a sync this process queued will see a new request
 
 
 @shared_task(name="tournaments.ping")
@@ -47,13 +46,7 @@ def backup_database() -> str:
 
 @shared_task(name="tournaments.series_sync", acks_late=True, ignore_result=True)
 def series_sync(series_id: int) -> int:
-    """Recompute a series' kept standings for the requests pending (tournaments/standings/outbox.py).
-    The queued mark goes first: a request committed from now on queues a task of its own, one
-    committed before is read by this sync."""
-    try:
-        cache.delete(_queued_key(series_id))
-    except Exception:  # the cache down: the mark expires by itself
-        logger.warning("could not clear the queued mark of series %s", series_id, exc_info=True)
+    """Recompute a series' kept standings for the requests pending (tournaments/standings/outbox.py)."""
     return series_outbox.sync(series_id)
 
 
@@ -64,25 +57,22 @@ def series_catch_up() -> dict:
 
 
 def queue_series_sync(series_id: int) -> None:
-    """Queue the sync of a series unless one is queued and not started yet (coalesced per series:
-    the hands of a busy series share one refresh). Never raises for an unreachable broker."""
+    """Queue the sync of a series (its requests committed), to start after ``SYNC_DELAY_SECONDS``,
+    unless this process queued one that will still see them (coalesced per series: the hands of a
+    busy series share one refresh). Never raises for an unreachable broker."""
     if series_sync.app.conf.task_always_eager:
         series_sync.apply_async(args=[series_id])  # in-process: at once, a failure is a bug
         return
+    now = time.monotonic()
+    if _queued.get(series_id, 0.0) > now:
+        return  # a task queued here starts later than this commit: it will see this request
     try:
-        if not cache.add(_queued_key(series_id), 1, QUEUED_SECONDS):
-            return  # a queued task will see this request
-    except Exception:
-        logger.warning("the cache is unreachable; queueing series %s's sync anyway", series_id, exc_info=True)
-    try:
-        series_sync.apply_async(args=[series_id], ignore_result=True)
+        series_sync.apply_async(args=[series_id], countdown=SYNC_DELAY_SECONDS, ignore_result=True)
     except Exception:
         logger.warning("could not queue series %s's sync; the periodic catch-up will run it", series_id,
                        exc_info=True)
-        try:
-            cache.delete(_queued_key(series_id))  # the next request tries again
-        except Exception:
-            pass
+        return
+    _queued[series_id] = now + SYNC_DELAY_SECONDS / 2
 
 
 @receiver(series_sync_requested)

@@ -29,14 +29,14 @@ def series(world, django_capture_on_commit_callbacks):
     return created
 
 
-def _hand(world, number: int = 0) -> None:
+def _hand(world, number: int = 0, seed: int | None = None) -> None:
     from tournaments.models import Table
     from tournaments.results.services import Entry, hand_submit
 
     table = Table.objects.filter(round__event=world.events["mu"]).order_by("number")[number]
     session = table.sessions.order_by("-number").first()
     answer = None if session is None or not session.hands.exists() else {"next": _next(session)}
-    hand_submit(table_id=table.pk, entry=Entry(next_record("mu", random.Random(number), 4, answer, table.first_dealer)),
+    hand_submit(table_id=table.pk, entry=Entry(next_record("mu", random.Random(number if seed is None else seed), 4, answer, table.first_dealer)),
                 by_user=world.organiser)
 
 
@@ -93,28 +93,30 @@ def test_a_hand_is_stored_and_answered_when_the_sync_cannot_be_queued(world, ser
 
 
 def test_the_syncs_of_a_busy_series_are_coalesced(world, series, monkeypatch, django_capture_on_commit_callbacks):
-    """While a series' task is queued and not started, further hands queue none; the task's one
-    refresh settles all their requests."""
-    from django.core.cache import cache
-
+    """A process that queued a series' sync (to start after ``SYNC_DELAY_SECONDS``) queues none for
+    the hands it commits meanwhile; the task's one refresh settles all their requests."""
     from stich.celery import app
-    from tournaments.tasks import _queued_key, series_sync
+    from tournaments import tasks
+    from tournaments.tasks import series_sync
 
     queued = []
-    monkeypatch.setattr(series_sync, "apply_async", lambda args, **kwargs: queued.append(args))
+    monkeypatch.setattr(series_sync, "apply_async", lambda args, **kwargs: queued.append((args, kwargs["countdown"])))
+    monkeypatch.setattr(tasks, "_queued", {})
     eager, app.conf.task_always_eager = app.conf.task_always_eager, False
     try:
-        cache.delete(_queued_key(series.pk))
         with django_capture_on_commit_callbacks(execute=True):
             for number in range(3):
-                _hand(world, number % 2)
+                _hand(world, number % 2, seed=number)
+        assert queued == [([series.pk], tasks.SYNC_DELAY_SECONDS)] and _requests(series) == 3
+        assert series_sync.run(series.pk) == 3  # one refresh for the three
+        assert _requests(series) == 0 and _kept(series) == _computed(series)
+        assert series_sync.run(series.pk) == 0  # a task finding nothing left does nothing
+        tasks._queued[series.pk] = 0.0  # the time has passed: the next hand queues a task again
+        with django_capture_on_commit_callbacks(execute=True):
+            _hand(world, 1, seed=7)
+        assert _requests(series) == 1 and len(queued) == 2
     finally:
         app.conf.task_always_eager = eager
-    assert queued == [[series.pk]] and _requests(series) == 3
-    assert series_sync.run(series.pk) == 3  # one refresh for the three
-    assert _requests(series) == 0 and _kept(series) == _computed(series)
-    assert cache.get(_queued_key(series.pk)) is None  # the next request queues a task again
-    assert series_sync.run(series.pk) == 0  # a task finding nothing left does nothing
 
 
 def test_a_sync_settles_only_the_requests_it_saw(world, series, monkeypatch):

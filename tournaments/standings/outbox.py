@@ -15,7 +15,7 @@ broker down) or whose worker died is synced by Celery beat's catch-up
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from django.db import transaction
 
