@@ -100,17 +100,17 @@ def main() -> None:
         run(args.hands)
         return (time.process_time() - started) * 1000 / args.hands
 
-    hands(40)  # connections opened, statements prepared
-    bare(40)
-    if args.profile:
-        _profile({"hand": hands, "series": series_hands, "bare": bare}[args.profile], args.hands)
-        return
     times = {"hand submission": [], "bare DRF": []}
     worker_ms = []
-    if series_tables:
-        series_hands(40)
-        times["hand in a series"] = []
     try:
+        hands(40)  # connections opened, statements prepared
+        bare(40)
+        if series_tables:
+            series_hands(40)
+            times["hand in a series"] = []
+        if args.profile:
+            _profile({"hand": hands, "series": series_hands, "bare": bare}[args.profile], args.hands)
+            return
         for _ in range(args.rounds):
             times["hand submission"].append(timed(hands))
             if series_tables:
@@ -123,7 +123,10 @@ def main() -> None:
     finally:
         if worker is not None:
             worker.send_signal(signal.SIGTERM)
-            worker.wait(timeout=60)
+            try:
+                worker.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                worker.kill()
     median = {name: statistics.median(values) for name, values in times.items()}
     best = {name: min(values) for name, values in times.items()}
     print(f"CPU per request of this process ({args.rounds} chunks of {args.hands}, {connection.vendor}):")

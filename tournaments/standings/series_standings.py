@@ -39,6 +39,7 @@ with that computation after random sequences of all the writes above.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -165,15 +166,41 @@ def recompute(series: Series) -> None:
     _, results = series_results(series, visibility=public, events=events)
     rows = series_rows(series, results)
     SeriesStanding.objects.filter(series=series).delete()
-    SeriesStanding.objects.bulk_create(
-        (SeriesStanding(series=series, player_id=row.player, position=position, rank=row.rank,
-                        points=row.points, played=row.played, wins=row.wins,
-                        per_event={str(event): entry for event, entry in row.per_event.items()})
-         for position, row in enumerate(rows)),
-        batch_size=1000,
-    )
+    if connection.vendor == "postgresql":
+        _insert_rows(series, rows)
+    else:
+        SeriesStanding.objects.bulk_create(
+            (SeriesStanding(series=series, player_id=row.player, position=position, rank=row.rank,
+                            points=row.points, played=row.played, wins=row.wins,
+                            per_event={str(event): entry for event, entry in row.per_event.items()})
+             for position, row in enumerate(rows)),
+            batch_size=1000,
+        )
     SeriesStandingBasis.objects.update_or_create(series=series,
                                                  defaults={"basis": basis(series, events, held_rounds(events))})
+
+
+_ROW_COLUMNS = ("series_id", "player_id", "position", "rank", "points", "played", "wins", "per_event")
+
+
+def _insert_rows(series: Series, rows) -> None:
+    """PostgreSQL: the rows as one JSON parameter, expanded by the server. ``bulk_create`` sends
+    a column array per field, and quoting each row's ``per_event`` into an array cost most of a
+    sync's CPU (a 128-player, 10-event season: 58 of 120 ms, profiled)."""
+    if not rows:
+        return
+    quote = connection.ops.quote_name
+    document = json.dumps([[row.player, position, row.rank, row.points, row.played, row.wins,
+                            {str(event): entry for event, entry in row.per_event.items()}]
+                           for position, row in enumerate(rows)])
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(SeriesStanding._meta.db_table)} "
+            f"({', '.join(quote(column) for column in _ROW_COLUMNS)}) "
+            f"SELECT %s, (r->>0)::bigint, (r->>1)::int, (r->>2)::int, (r->>3)::bigint, (r->>4)::int, (r->>5)::int, "
+            f"r->6 FROM jsonb_array_elements(%s::jsonb) AS r",
+            [series.pk, document],
+        )
 
 
 def refresh(series_ids: Iterable[int | None]) -> None:
