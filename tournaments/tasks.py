@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import time
 
+import redis
 from celery import shared_task
 from django.conf import settings
 from django.dispatch import receiver
@@ -21,13 +22,35 @@ from .standings import outbox as series_outbox
 logger = logging.getLogger(__name__)
 
 # A series' sync starts this long after the request that queued it (``countdown``): every request
-# committed before it starts is seen by it. So a process that queued a series' sync queues no other
-# for the requests it commits within half this delay (the other half is the margin for the
-# clocks of the process and the worker): the hands of a busy series pay a lookup in a dict, not a
-# task each, and the series is refreshed about once per this delay, whatever its pace. (Several
-# processes queue one each; the later ones find the requests settled and do nothing.)
-SYNC_DELAY_SECONDS = 0.5
+# committed before it starts is seen by it. So once a sync is queued, the requests committed
+# within half this delay (the other half is the margin for the clocks of the processes and the
+# worker) queue none: the hands of a busy series pay a lookup in a dict (this process queued it)
+# or one Redis command (another did: a key that lives half the delay), not a task each, and the
+# series is refreshed about once per this delay, whatever its pace and the number of processes.
+SYNC_DELAY_SECONDS = 1.0
 _queued: dict[int, float] = {}  # series -> until when a sync this process queued will see a new request
+_shared: list = []  # this process's Redis client for the marks (made at the first use)
+
+
+def _redis():
+    if not _shared:
+        _shared.append(redis.Redis.from_url(settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1)
+                       if settings.REDIS_URL else None)
+    return _shared[0]
+
+
+def _claim(series_id: int, now: float) -> bool:
+    """Whether this commit must queue the series' sync: no sync queued within the last half delay,
+    by this process or (through Redis, when there is one) by another."""
+    if _queued.get(series_id, 0.0) > now:
+        return False
+    client = _redis()
+    if client is None:
+        return True
+    try:
+        return bool(client.set(f"stich:series-sync:{series_id}", 1, nx=True, px=int(SYNC_DELAY_SECONDS * 500)))
+    except (redis.RedisError, OSError):  # Redis down: queue (which fails too, and is logged)
+        return True
 
 
 @shared_task(name="tournaments.ping")
@@ -64,8 +87,8 @@ def queue_series_sync(series_id: int) -> None:
         series_sync.apply_async(args=[series_id])  # in-process: at once, a failure is a bug
         return
     now = time.monotonic()
-    if _queued.get(series_id, 0.0) > now:
-        return  # a task queued here starts later than this commit: it will see this request
+    if not _claim(series_id, now):
+        return  # a task queued meanwhile starts later than this commit: it will see this request
     try:
         series_sync.apply_async(args=[series_id], countdown=SYNC_DELAY_SECONDS, ignore_result=True)
     except Exception:
