@@ -48,9 +48,14 @@ def _claim(series_id: int, now: float) -> bool:
     if client is None:
         return True
     try:
-        return bool(client.set(f"stich:series-sync:{series_id}", 1, nx=True, px=int(SYNC_DELAY_SECONDS * 500)))
+        claimed = client.set(f"stich:series-sync:{series_id}", 1, nx=True, px=int(SYNC_DELAY_SECONDS * 500))
     except (redis.RedisError, OSError):  # Redis down: queue (which fails too, and is logged)
         return True
+    if not claimed:
+        # Another process queued a sync less than half the delay ago: it starts more than half the
+        # delay from now, so the next quarter of it needs no command here either.
+        _queued[series_id] = now + SYNC_DELAY_SECONDS / 4
+    return bool(claimed)
 
 
 @shared_task(name="tournaments.ping")
