@@ -82,6 +82,36 @@ def _season(events: int, players: int, rng: random.Random):
     return series, evenings
 
 
+def season_in_play(*, events: int, tables: int, rng: random.Random):
+    """A series of ``events`` evenings of Mü, committed: ``events`` - 1 played ones (3 rounds of
+    finished sessions, as ``_season`` writes them, their sums and kept standings) and the current
+    one, published, whose round has ``tables`` tables of 4 whose sessions never finish (every hand
+    changes each player's sums and the series' standings). Returns the series and the tables;
+    used by ``bench.submission`` and ``bench.scale`` to time hands in an event of a series."""
+    from django.db import transaction
+
+    with transaction.atomic():
+        return _season_in_play(events, tables, rng)
+
+
+def _season_in_play(events: int, tables: int, rng: random.Random):
+    from tournaments.models import Event, Player, Round
+    from tournaments.services import table_create
+    from tournaments.standings.series_standings import refresh
+
+    players = max(40, 4 * tables)
+    series, evenings = _season(events - 1, players, rng)
+    Event.objects.filter(pk__in=[e.pk for e in evenings]).update(series=series)
+    current = Event.objects.create(club=series.club, series=series, name=f"Abend {events}", game="mu", published=True,
+                                   starts_on=evenings[-1].starts_on + datetime.timedelta(weeks=1),
+                                   mu_fixed_deals=1_000_000)
+    refresh([series.pk])  # attached around the services: the kept public standings
+    round_ = Round.objects.create(event=current, number=1)
+    roster = list(Player.objects.filter(membership__club=series.club).order_by("pk"))
+    return series, [table_create(round_=round_, number=n + 1, players=roster[4 * n:4 * n + 4], by_user=None)
+                    for n in range(tables)]
+
+
 def _scan_series_results(series, *, visibility):
     """The series' event results as they were read before the round sums were kept: every
     session and seat of its events (the reference of "before")."""

@@ -1,4 +1,4 @@
-"""CPU of one hand submission in-process: ``python -m bench.submission [--flush] [--hands N] [--rounds R]``.
+"""CPU of one hand submission in-process: ``python -m bench.submission [--flush] [--hands N] [--rounds R] [--series-events E]``.
 
     DATABASE_URL=postgres://... REDIS_URL=redis://... python -m bench.submission --flush
 
@@ -11,6 +11,13 @@ processes of a loaded machine are left out, so the figure moves less than ``benc
 (four Mü tables whose sessions never finish: every hand changes each player's sums) and a chunk of
 bare requests; it reports the median and the best chunk of each, per request, and their ratio.
 
+With ``--series-events`` (default 10; 0: none) each round also has a chunk of hands at four tables
+of the current event of a series of that many events (``bench.series.season_in_play``: the others
+played, 40 players), and the ratio of their CPU to the hands outside any series. The series'
+standings are refreshed after the commit by a Celery task (``tournaments/standings/outbox.py``):
+with ``REDIS_URL`` a worker started here (``--pool=solo``) runs it, and its CPU per hand of the
+series is reported apart; without, the task runs in this process and is counted in the hand.
+
 To compare two revisions, run it in a checkout of each (``git worktree add ../old REV``), each on
 a database of its own, one after the other; machines are noisy, so run each several times.
 """
@@ -18,12 +25,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import signal
 import statistics
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 from bench.scale import prepare
+from bench.series import season_in_play
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> None:
@@ -31,6 +45,10 @@ def main() -> None:
     parser.add_argument("--flush", action="store_true", help="empty the configured database first")
     parser.add_argument("--hands", type=int, default=200, help="requests per chunk")
     parser.add_argument("--rounds", type=int, default=5, help="chunks of each kind, alternating")
+    parser.add_argument("--series-events", type=int, default=10,
+                        help="hands in an event of a series of this many events too (0: none)")
+    parser.add_argument("--profile", choices=["hand", "series", "bare"],
+                        help="instead of timing: profile one chunk of that kind (cProfile), print the top functions")
     args = parser.parse_args()
     prepare(flush=args.flush, allowed_hosts="testserver")
     from django.db import connection
@@ -51,17 +69,25 @@ def main() -> None:
     rng = random.Random(17)
     records = [[json.dumps(random_record(rng, 4, dealer=dealer)) for _ in range(50)] for dealer in range(4)]
     client = Client()
-    sent = [0]
+    series_tables = season_in_play(events=args.series_events, tables=4, rng=rng)[1] if args.series_events else []
+    worker = _worker() if args.series_events and os.environ.get("REDIS_URL") else None
 
-    def hands(count: int) -> None:
-        for _ in range(count):
-            number = sent[0]
-            table, slot = tables[number % 4], number // 4
-            response = client.post(f"/api/v1/tables/{table.pk}/hands/", records[slot % 4][slot % 50],
-                                   content_type="application/json", HTTP_X_SCORER_TOKEN=table.scorer_token)
-            if response.status_code != 201:
-                sys.exit(f"a hand was refused: {response.status_code} {response.content[:300]!r}")
-            sent[0] += 1
+    def submitter(at: list):
+        sent = [0]
+
+        def hands(count: int) -> None:
+            for _ in range(count):
+                number = sent[0]
+                table, slot = at[number % 4], number // 4
+                response = client.post(f"/api/v1/tables/{table.pk}/hands/", records[slot % 4][slot % 50],
+                                       content_type="application/json", HTTP_X_SCORER_TOKEN=table.scorer_token)
+                if response.status_code != 201:
+                    sys.exit(f"a hand was refused: {response.status_code} {response.content[:300]!r}")
+                sent[0] += 1
+        return hands
+
+    hands = submitter(tables)
+    series_hands = submitter(series_tables)
 
     def bare(count: int) -> None:
         for number in range(count):
@@ -74,19 +100,98 @@ def main() -> None:
         run(args.hands)
         return (time.process_time() - started) * 1000 / args.hands
 
-    hands(40)  # connections opened, statements prepared
-    bare(40)
     times = {"hand submission": [], "bare DRF": []}
-    for _ in range(args.rounds):
-        times["hand submission"].append(timed(hands))
-        times["bare DRF"].append(timed(bare))
+    worker_ms = []
+    try:
+        hands(40)  # connections opened, statements prepared
+        bare(40)
+        if series_tables:
+            series_hands(40)
+            times["hand in a series"] = []
+        if args.profile:
+            _profile({"hand": hands, "series": series_hands, "bare": bare}[args.profile], args.hands)
+            return
+        for _ in range(args.rounds):
+            times["hand submission"].append(timed(hands))
+            if series_tables:
+                spent = _cpu(worker)
+                times["hand in a series"].append(timed(series_hands))
+                if worker is not None:
+                    _wait_synced()
+                    worker_ms.append((_cpu(worker) - spent) * 1000 / args.hands)
+            times["bare DRF"].append(timed(bare))
+    finally:
+        if worker is not None:
+            worker.send_signal(signal.SIGTERM)
+            try:
+                worker.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                worker.kill()
     median = {name: statistics.median(values) for name, values in times.items()}
     best = {name: min(values) for name, values in times.items()}
     print(f"CPU per request of this process ({args.rounds} chunks of {args.hands}, {connection.vendor}):")
     for name in times:
         print(f"  {name}: median {median[name]:.3f} ms, best {best[name]:.3f} ms")
-    print(f"  bare / hand submission: median {median['bare DRF'] / median['hand submission']:.1%}, "
-          f"best {best['bare DRF'] / best['hand submission']:.1%}")
+    print(f"  hand submission / bare: median {median['hand submission'] / median['bare DRF']:.2f}x, "
+          f"best {best['hand submission'] / best['bare DRF']:.2f}x "
+          f"(bare / hand: {median['bare DRF'] / median['hand submission']:.1%})")
+    if series_tables:
+        print(f"  hand in a series of {args.series_events} events / hand outside any series: median "
+              f"{median['hand in a series'] / median['hand submission']:.2f}x, "
+              f"best {best['hand in a series'] / best['hand submission']:.2f}x")
+        if worker_ms:
+            print(f"  the worker's CPU per hand in the series (its refreshes, coalesced): median "
+                  f"{statistics.median(worker_ms):.3f} ms")
+        else:
+            print("  (no REDIS_URL: the series' refresh ran in this process, on each hand's commit)")
+
+
+def _profile(run, count: int) -> None:
+    import cProfile
+    import pstats
+
+    run(count)  # warm
+    profiler = cProfile.Profile(time.process_time)  # this process's CPU, not the waits
+    profiler.runcall(run, count)
+    profiler.dump_stats("submission.prof")  # for pstats or snakeviz
+    stats = pstats.Stats(profiler).strip_dirs()
+    stats.sort_stats("tottime").print_stats(40)
+    stats.sort_stats("cumulative").print_stats(60)
+
+
+def _worker() -> subprocess.Popen:
+    """A Celery worker (one process) for the series' refreshes, on the configured broker."""
+    from stich.celery import app
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "stich", "worker", "--pool=solo", "--loglevel=WARNING",
+         "--without-gossip", "--without-mingle", "--hostname", f"bench-submission-{os.getpid()}@%h"],
+        cwd=ROOT, env=os.environ.copy(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while not app.control.ping(timeout=1.0, limit=1):
+        if process.poll() is not None or time.monotonic() > deadline:
+            sys.exit("the Celery worker did not start")
+    return process
+
+
+def _cpu(process: subprocess.Popen | None) -> float:
+    """CPU seconds a process has spent (Linux /proc; 0 elsewhere or without one)."""
+    stat = Path(f"/proc/{process.pid}/stat") if process is not None else None
+    if stat is None or not stat.exists():
+        return 0.0
+    fields = stat.read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _wait_synced(seconds: float = 60.0) -> None:
+    from tournaments.models import SeriesSyncRequest
+
+    deadline = time.monotonic() + seconds
+    while SeriesSyncRequest.objects.exists():
+        if time.monotonic() > deadline:
+            sys.exit("the worker did not sync the series")
+        time.sleep(0.02)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
 Celery beat (one process, the compose file's ``beat`` service) runs ``CELERY_BEAT_SCHEDULE``: the
 ratings' catch-up every ``RATINGS_CATCH_UP_SECONDS``, which syncs any pool a lost or never queued
-task left behind (ratings/outbox.py).
+task left behind (ratings/outbox.py), and the series' every ``SERIES_CATCH_UP_SECONDS``
+(tournaments/standings/outbox.py).
 """
 import os
 

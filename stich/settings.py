@@ -377,6 +377,16 @@ CELERY_BEAT_SCHEDULE["ratings-catch-up"] = {
     "options": {"expires": RATINGS_CATCH_UP_SECONDS},
 }
 
+# Every SERIES_CATCH_UP_SECONDS, Celery beat syncs each series whose kept standings have a sync
+# request left over (tournaments/standings/outbox.py): its task was lost or never queued. Readers
+# compute the standings meanwhile, so this bounds how long they do, not what they see.
+SERIES_CATCH_UP_SECONDS = env.float("SERIES_CATCH_UP_SECONDS", default=60.0)
+CELERY_BEAT_SCHEDULE["series-catch-up"] = {
+    "task": "tournaments.series_catch_up",
+    "schedule": SERIES_CATCH_UP_SECONDS,
+    "options": {"expires": SERIES_CATCH_UP_SECONDS},
+}
+
 # Backups (tournaments/management/backups.py, README.md, Backups): with BACKUP_DIR set, Celery beat has a
 # worker write one archive there on BACKUP_SCHEDULE (crontab's five fields, in UTC), keeping
 # the newest BACKUP_KEEP (0: all). The directory must be on the workers' file system.

@@ -7,4 +7,5 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import live, policy  # noqa: F401 - registers the permissions with ``rules``, the live receivers
+        # Registers the permissions with ``rules``, the live receivers, the series' sync receiver.
+        from . import live, policy, tasks  # noqa: F401

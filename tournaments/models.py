@@ -7,6 +7,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.catalog import GAME_CHOICES, GAMES
@@ -374,10 +375,12 @@ class EventStanding(PlayerSums):
 
 class SeriesStanding(models.Model):
     """One row of a series' standings as the public reads them (``tournaments/standings/series.py`` over
-    the events' public results), in ranking order (``position``): kept by ``series_standings.refresh``
-    in the transaction of every change that can move them (a hand of one of its published events,
-    holding a round, publishing, attaching or moving an event, the series' scoring). Readers who
-    see more than the public (an event's organisers) compute theirs."""
+    the events' public results), in ranking order (``position``): a projection kept by
+    ``series_standings.refresh``, which a worker runs after every change that can move them (a
+    hand of one of its events, holding a round, publishing, attaching or moving an event, the
+    series' scoring) wrote a ``SeriesSyncRequest`` (``tournaments/standings/outbox.py``). Readers
+    who see more than the public (an event's organisers) compute theirs, and so does everyone while
+    a request for the series is pending."""
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="+")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
@@ -401,6 +404,19 @@ class SeriesStandingBasis(models.Model):
 
     series = models.OneToOneField(Series, on_delete=models.CASCADE, primary_key=True, related_name="+")
     basis = models.JSONField()
+
+
+class SeriesSyncRequest(models.Model):
+    """A series whose kept standings (``SeriesStanding``) must be computed again: written in the
+    transaction of the change that moves them, deleted by the sync that saw it
+    (``tournaments/standings/outbox.py``). While one is pending, readers compute the series'
+    standings instead of reading the kept rows, which it will replace.
+
+    No foreign key to ``Series``: the reference would share-lock the series' row in every hand's
+    transaction, the row a running sync holds (as ``ratings.PoolSyncRequest`` for pools)."""
+
+    series_id = models.BigIntegerField(db_index=True)
+    requested_at = models.DateTimeField(default=timezone.now)
 
 
 class Transfer(models.Model):

@@ -39,6 +39,7 @@ from .models import (
     Table,
 )
 from .signals import announce_results_visibility_changed
+from .standings import outbox as series_outbox
 from .standings import series_standings
 from .standings.metrics import METRICS
 
@@ -295,12 +296,13 @@ def event_update(
 ) -> Event:
     """Change an event. ``series``: attach it to a series of its club and game, or detach it (None)."""
     if series is not _UNCHANGED:
-        # Hands being written finish first, and new ones wait: each then finds its event's series
-        # as it is after this change (tournaments/standings/series_standings.py). Before the event's row lock: a
-        # hand's write may need that row (its new sums rows refer to the event).
+        # Hands being written finish first, and new ones wait: each then requests the sync of its
+        # event's series as it is after this change (tournaments/standings/series_standings.py). Before the
+        # event's row lock: a hand's write may need that row (its new sums rows refer to the event).
         series_standings.lock_tables([event.pk])
     # FOR NO KEY UPDATE: the rows that a hand's write adds refer to the event (their keys are
-    # checked at its commit) and must not wait on this lock while this change waits on their series.
+    # checked at its commit) and must not wait on this lock; a hold or release reading the event's
+    # series (FOR SHARE) waits for it.
     event = Event.objects.select_for_update(no_key=True).get(pk=event.pk)
     if "format" in changes and changes["format"] != event.format and event.rounds.exists():
         raise Conflict("the format cannot change once rounds exist", code=Error.HAS_ROUNDS, field="format")
@@ -323,7 +325,7 @@ def event_update(
     _check_event(event)
     event.save()
     if {"series", "published", "standings_metrics", "starts_on"} & set(before):
-        series_standings.refresh([old_series, event.series_id])
+        series_outbox.request_sync([old_series, event.series_id])  # synced after the commit
     ids = {"club": event.club_id, "series": event.series_id}
     after = {name: ids[name] if name in ids else getattr(event, name) for name in before}
     if organisers is not None:
@@ -413,7 +415,9 @@ def round_set_results_held(*, round_: Round, held: bool, by_user, reason: str = 
         return round_
     round_.results_held = held
     round_.save(update_fields=["results_held"])
-    series_standings.refresh_for_events([round_.event_id])  # the public's series standings gain or lose the round
+    # The public's series standings gain or lose the round; the event's series read under a share
+    # lock of its row, so that a move of the event to another series is read once committed.
+    series_outbox.request_for_events([round_.event_id], share=True)
     audit.record(actor=by_user, via=via, action=audit.Action.ROUND_HELD if held else audit.Action.ROUND_RELEASED,
                  obj=round_, event=round_.event_id, reason=reason,
                  before={"results_held": not held}, after={"results_held": held})
@@ -599,7 +603,8 @@ def series_create(*, by_user, club: Club, via: str = "api", **options) -> Series
 @transaction.atomic
 def series_update(*, series: Series, by_user, via: str = "api", **changes) -> Series:
     """Change a series' name, season or scoring; its game only while it has no events."""
-    series = Series.objects.select_for_update().get(pk=series.pk)
+    # FOR NO KEY UPDATE: the key does not change; a sync of the series (outbox.sync) waits for it.
+    series = Series.objects.select_for_update(no_key=True).get(pk=series.pk)
     if "game" in changes and changes["game"] != series.game and series.events.exists():
         raise Conflict("the game cannot change while events count for the series", code=Error.HAS_EVENTS,
                        field="game")
@@ -609,7 +614,7 @@ def series_update(*, series: Series, by_user, via: str = "api", **changes) -> Se
     _check_series(series)
     series.save()
     if {"scoring", "points_table", "best_of", "min_events"} & set(before):
-        series_standings.refresh([series.pk])
+        series_outbox.request_sync([series.pk])
     audit.record(actor=by_user, via=via, action=audit.Action.SERIES_CHANGED, obj=series,
                  before=_plain(before), after=_plain({name: getattr(series, name) for name in before}))
     return series

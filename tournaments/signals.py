@@ -27,6 +27,11 @@ results_visibility_changing = Signal()
 # public): live pages refresh on it.
 table_results_changed = Signal()
 
+# The kept public standings of series must be computed again: their sync requests were committed
+# (tournaments/standings/outbox.py). Sent on commit with ``series_ids``; the receiver queues the
+# sync (tournaments/tasks.py).
+series_sync_requested = Signal()
+
 
 def announce_session_result_changed(session_id: int) -> None:
     session_result_changing.send(sender=None, session_id=session_id)
@@ -42,3 +47,7 @@ def announce_table_results_changed(*, event_id: int, table_id: int, session_id: 
     transaction.on_commit(lambda: table_results_changed.send(
         sender=None, event_id=event_id, table_id=table_id, session_id=session_id, held=held,
     ))
+
+
+def announce_series_sync_requested(series_ids: list[int]) -> None:
+    transaction.on_commit(lambda: series_sync_requested.send(sender=None, series_ids=series_ids))

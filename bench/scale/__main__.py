@@ -18,6 +18,13 @@ the response to a session's last hand to its pool entry (p95 of ``--sessions-tim
 (``--clients``) each submit hands to a table of their own for ``--duration`` seconds, against a
 bare DRF endpoint of the same server; last, the web workers' peak memory.
 
+With ``--series-events N`` the throughput run also has the 32 clients submit to the tables of the
+current event of a series of N events (``bench.series.season_in_play``: N - 1 played evenings)
+and compares their hands/s with the hands outside any series; with ``REDIS_URL`` the live worker
+refreshes the series' kept standings after the commits (tournaments/standings/outbox.py), and a
+sampler times, every 0.2 s, how long after the newest hand's sync request (written in its
+transaction) the worker has synced it: the standings' visibility after a commit (p50, p95).
+
 Ratios are measured in one run: machines are noisy.
 """
 from __future__ import annotations
@@ -54,6 +61,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--duration", type=float, default=15.0, help="seconds per throughput run")
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (deploy/compose.yaml: 3)")
+    parser.add_argument("--series-events", type=int, default=0,
+                        help="throughput: also hands in an event of a series of this many events")
     parser.add_argument("--throughput-only", action="store_true",
                         help="only hand submission against the bare endpoint, on an otherwise empty database")
     args = parser.parse_args()
@@ -248,9 +257,20 @@ class Bench:
         dry = self.load(lambda client, n: ("/api/v1/records/validate", records[n % 4][n % 50], {}), ok=200)
         hands = self.load(lambda client, n: (f"/api/v1/tables/{tables[client].pk}/hands/", records[n % 4][n % 50],
                                              {"X-Scorer-Token": tables[client].scorer_token}))
-        return {"bare": bare, "dry run": dry, "hands": hands}
+        answer = {"bare": bare, "dry run": dry, "hands": hands}
+        if self.args.series_events:
+            from bench.series import season_in_play
 
-    def load(self, next_request, ok: int = 201) -> dict:
+            series, at = season_in_play(events=self.args.series_events, tables=self.args.clients, rng=self.rng)
+            sampler = Visibility(series.pk) if self.worker is not None else None
+            answer["series hands"] = self.load(
+                lambda client, n: (f"/api/v1/tables/{at[client].pk}/hands/", records[n % 4][n % 50],
+                                   {"X-Scorer-Token": at[client].scorer_token}), sampler=sampler)
+            if sampler is not None:
+                answer["series visible"] = sampler.figures()
+        return answer
+
+    def load(self, next_request, ok: int = 201, sampler=None) -> dict:
         deadline = time.perf_counter() + self.args.duration
         latencies: list[list[float]] = [[] for _ in range(self.args.clients)]
         errors = [0] * self.args.clients
@@ -273,6 +293,8 @@ class Bench:
         cpu_before = self.cpu()
         started = time.perf_counter()
         threads = [threading.Thread(target=client, args=(index,)) for index in range(self.args.clients)]
+        if sampler is not None:
+            threads.append(threading.Thread(target=sampler.run, args=(deadline,)))
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -308,7 +330,8 @@ class Bench:
                     pass
         times = os.times()
         return {"web workers": sum(spent(pid) for pid in self.server.workers()), "PostgreSQL": postgres,
-                "clients": times.user + times.system}
+                "clients": times.user + times.system,
+                **({"Celery worker": spent(self.worker.pid)} if self.worker is not None else {})}
 
     # --- processes -----------------------------------------------------------------------------
 
@@ -331,6 +354,44 @@ class Bench:
             self.worker.send_signal(signal.SIGTERM)
             self.worker.wait(timeout=60)
             self.worker = None
+
+
+class Visibility:
+    """How long after a hand's commit its series' kept standings are synced: every ``every``
+    seconds, the newest sync request of the series (written in the newest hand's transaction, at
+    its statement's time) is followed until the worker has settled it."""
+
+    def __init__(self, series_id: int, every: float = 0.2) -> None:
+        self.series_id, self.every, self.delays, self.left = series_id, every, [], 0
+
+    def run(self, deadline: float) -> None:
+        from django.db import connection
+        from django.utils import timezone
+
+        from tournaments.models import SeriesSyncRequest
+
+        try:
+            while time.perf_counter() < deadline:
+                time.sleep(self.every)
+                newest = (SeriesSyncRequest.objects.filter(series_id=self.series_id).order_by("-pk")
+                          .values_list("pk", "requested_at").first())
+                if newest is None:
+                    continue  # synced already: nothing pending to follow
+                while SeriesSyncRequest.objects.filter(pk=newest[0]).exists():
+                    time.sleep(0.025)  # a light poll: the load is what is measured
+                    if time.perf_counter() > deadline + 60:
+                        self.left += 1
+                        return
+                self.delays.append((timezone.now() - newest[1]).total_seconds())
+        finally:
+            connection.close()
+
+    def figures(self) -> dict:
+        delays = sorted(self.delays)
+        if not delays:
+            return {"samples": 0, "left": self.left}
+        return {"samples": len(delays), "left": self.left, "p50": delays[len(delays) // 2],
+                "p95": delays[min(len(delays) - 1, int(0.95 * len(delays)))], "max": delays[-1]}
 
 
 class Server:
@@ -423,8 +484,24 @@ def report_throughput(throughput: dict, rss: float | None, bench: Bench, scale: 
               f"{run['errors']} errors of {run['requests']}")
         if run["cpu_ms"]:
             print("    CPU per request: " + ", ".join(f"{who} {ms:.2f} ms" for who, ms in run["cpu_ms"].items()))
+    if "series hands" in throughput:
+        run = throughput["series hands"]
+        print(f"  hand in an event of a series of {bench.args.series_events} events: {run['per_second']:.0f} req/s, "
+              f"p50 {run['p50'] * 1000:.0f} ms, p99 {run['p99'] * 1000:.0f} ms, {run['errors']} errors of {run['requests']}")
+        if run["cpu_ms"]:
+            print("    CPU per request: " + ", ".join(f"{who} {ms:.2f} ms" for who, ms in run["cpu_ms"].items()))
     print(f"  dry run / bare: {throughput['dry run']['per_second'] / bare['per_second'] * 100:.0f} %")
     print(f"  hand submission / bare: {hands['per_second'] / bare['per_second'] * 100:.0f} %")
+    if "series hands" in throughput:
+        print(f"  hands in a series / hands outside any series: "
+              f"{throughput['series hands']['per_second'] / hands['per_second']:.2f}x")
+        seen = throughput.get("series visible")
+        if seen and seen["samples"]:
+            print(f"  series standings synced after the hand's commit: p50 {seen['p50'] * 1000:.0f} ms, "
+                  f"p95 {seen['p95'] * 1000:.0f} ms, max {seen['max'] * 1000:.0f} ms ({seen['samples']} samples, "
+                  f"{seen['left']} not synced)")
+        elif seen is None:
+            print("  (no REDIS_URL: no worker, the series' refresh ran in the web workers on each commit)")
     print(f"web worker peak RSS: {rss:.0f} MiB" if rss else "web worker peak RSS: unknown (not Linux)")
 
 

@@ -2,7 +2,10 @@
 stay equal to a computation from the events' round sums after random sequences of every write
 that moves them: hands submitted, corrected, voided, confirmed, sessions abandoned, rounds held
 and released, events published and unpublished, attached, detached and re-ranked, the series'
-scoring changed. A change written around the services is noticed (the kept rows are not read)."""
+scoring changed. The series' rows are a projection synced after the commit
+(``tournaments/standings/outbox.py``): until the sync the public's answer is computed (never the
+rows a pending request will replace), after it the kept rows equal the computation. A change
+written around the services is noticed (the kept rows are not read)."""
 from __future__ import annotations
 
 import random
@@ -49,8 +52,15 @@ def _evening(world, event, rng):
         table_create(round_=round_, number=number + 1, players=players[4 * number:4 * number + 4], by_user=None)
 
 
+def _pending(series) -> bool:
+    from tournaments.models import SeriesSyncRequest
+
+    return SeriesSyncRequest.objects.filter(series_id=series.pk).exists()
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_kept_series_standings_equal_a_recomputation_after_random_writes(world, seed):
+def test_kept_series_standings_equal_a_recomputation_after_random_writes(world, seed,
+                                                                          django_capture_on_commit_callbacks):
     from tournaments import policy
     from tournaments.errors import DomainError
     from tournaments.models import Event, Hand, Round, Session, Table
@@ -86,73 +96,85 @@ def test_kept_series_standings_equal_a_recomputation_after_random_writes(world, 
         Event.objects.filter(pk=event.pk).update(mu_fixed_deals=4)
         _evening(world, event, rng)
     _evening(world, first, rng)
-    for event in events:
-        event_update(event=Event.objects.get(pk=event.pk), by_user=organiser, series=series)
+    with django_capture_on_commit_callbacks(execute=True):
+        for event in events:
+            event_update(event=Event.objects.get(pk=event.pk), by_user=organiser, series=series)
     ids = [event.pk for event in events]
-    used, with_standings = set(), 0
+    used, with_standings, while_pending = set(), 0, 0
     for step in range(140):
         action = rng.random()
         series.refresh_from_db()
-        try:
-            if action < 0.55:
-                table = rng.choice(list(Table.objects.filter(round__event__in=ids)))
-                session = table.sessions.order_by("-number").first()
-                if session is not None and session.status != Session.Status.OPEN:
-                    continue
-                answer = None if session is None or not session.hands.exists() else {"next": _next(session)}
-                record = next_record("mu", rng, table.seats.count(), answer, table.first_dealer)
-                event = table.round.event
-                seat = rng.randrange(table.seats.count()) if event.confirm_hands else None
-                hand_submit(table_id=table.pk, entry=Entry(record, seat=seat))
-                used.add("submit")
-            elif action < 0.72:
-                hands = list(Hand.objects.filter(session__table__round__event__in=ids,
-                                                 session__status__in=["open", "finished"]))
-                if not hands:
-                    continue
-                hand = rng.choice(hands)
-                kind = rng.random()
-                if kind < 0.4:
-                    players = hand.session.table.seats.count()
-                    session = {"next": {"dealer": hand.dealer, "direction": 1}}
-                    hand_correct(hand=hand, record=next_record("mu", rng, players, session), by_user=organiser,
-                                 reason="typo")
-                    used.add("correct")
-                elif kind < 0.7:
-                    hand_void(hand=hand, by_user=organiser, reason="misdeal")
-                    used.add("void")
-                elif kind < 0.85 and hand.unconfirmed:
-                    hand_confirm(hand=hand, seat=((hand.entered_by_seat or 0) + 1) % hand.session.table.seats.count())
-                    used.add("confirm")
-                elif kind >= 0.85:
-                    session_abandon(session=hand.session, by_user=organiser, reason="left")
-                    used.add("abandon")
-            elif action < 0.79:
-                round_ = rng.choice(list(Round.objects.filter(event__in=ids)))
-                round_set_results_held(round_=round_, held=not round_.results_held, by_user=organiser)
-                used.add("hold")
-            elif action < 0.85:
-                event = Event.objects.get(pk=rng.choice(ids))
-                event_update(event=event, by_user=organiser, published=not event.published)
-                used.add("publish")
-            elif action < 0.90:
-                event = Event.objects.get(pk=rng.choice(ids))
-                event_update(event=event, by_user=organiser, series=None if event.series_id else series)
-                used.add("attach")
-            elif action < 0.94:
-                event = Event.objects.get(pk=rng.choice(ids))
-                metrics = rng.choice(["placement,total,wins", "wins,total", "total", "average_placement,wins"])
-                event_update(event=event, by_user=organiser, standings_metrics=metrics)
-                used.add("metrics")
-            else:
-                scoring = rng.choice(["placement", "table", "total"])
-                series_update(series=series, by_user=organiser, scoring=scoring,
-                              points_table=[10, 6, 4, 3, 2, 1] if scoring == "table" else [],
-                              best_of=rng.choice([None, 1, 2]), min_events=rng.choice([1, 2]))
-                used.add("scoring")
-        except DomainError:
-            continue  # a refused write changes nothing
+        with django_capture_on_commit_callbacks() as synced_on_commit:  # run below, after the checks
+            try:
+                if action < 0.55:
+                    table = rng.choice(list(Table.objects.filter(round__event__in=ids)))
+                    session = table.sessions.order_by("-number").first()
+                    if session is not None and session.status != Session.Status.OPEN:
+                        continue
+                    answer = None if session is None or not session.hands.exists() else {"next": _next(session)}
+                    record = next_record("mu", rng, table.seats.count(), answer, table.first_dealer)
+                    event = table.round.event
+                    seat = rng.randrange(table.seats.count()) if event.confirm_hands else None
+                    hand_submit(table_id=table.pk, entry=Entry(record, seat=seat))
+                    used.add("submit")
+                elif action < 0.72:
+                    hands = list(Hand.objects.filter(session__table__round__event__in=ids,
+                                                     session__status__in=["open", "finished"]))
+                    if not hands:
+                        continue
+                    hand = rng.choice(hands)
+                    kind = rng.random()
+                    if kind < 0.4:
+                        players = hand.session.table.seats.count()
+                        session = {"next": {"dealer": hand.dealer, "direction": 1}}
+                        hand_correct(hand=hand, record=next_record("mu", rng, players, session), by_user=organiser,
+                                     reason="typo")
+                        used.add("correct")
+                    elif kind < 0.7:
+                        hand_void(hand=hand, by_user=organiser, reason="misdeal")
+                        used.add("void")
+                    elif kind < 0.85 and hand.unconfirmed:
+                        hand_confirm(hand=hand, seat=((hand.entered_by_seat or 0) + 1) % hand.session.table.seats.count())
+                        used.add("confirm")
+                    elif kind >= 0.85:
+                        session_abandon(session=hand.session, by_user=organiser, reason="left")
+                        used.add("abandon")
+                elif action < 0.79:
+                    round_ = rng.choice(list(Round.objects.filter(event__in=ids)))
+                    round_set_results_held(round_=round_, held=not round_.results_held, by_user=organiser)
+                    used.add("hold")
+                elif action < 0.85:
+                    event = Event.objects.get(pk=rng.choice(ids))
+                    event_update(event=event, by_user=organiser, published=not event.published)
+                    used.add("publish")
+                elif action < 0.90:
+                    event = Event.objects.get(pk=rng.choice(ids))
+                    event_update(event=event, by_user=organiser, series=None if event.series_id else series)
+                    used.add("attach")
+                elif action < 0.94:
+                    event = Event.objects.get(pk=rng.choice(ids))
+                    metrics = rng.choice(["placement,total,wins", "wins,total", "total", "average_placement,wins"])
+                    event_update(event=event, by_user=organiser, standings_metrics=metrics)
+                    used.add("metrics")
+                else:
+                    scoring = rng.choice(["placement", "table", "total"])
+                    series_update(series=series, by_user=organiser, scoring=scoring,
+                                  points_table=[10, 6, 4, 3, 2, 1] if scoring == "table" else [],
+                                  best_of=rng.choice([None, 1, 2]), min_events=rng.choice([1, 2]))
+                    used.add("scoring")
+            except DomainError:
+                continue  # a refused write changes nothing
         series.refresh_from_db()
+        # Committed, not synced yet: the public's answer is computed while a request is pending.
+        public = series_document(series, visibility=policy.public())
+        assert [(row["player"], row["rank"], row["points"]) for row in public["standings"]] == [
+            row[:3] for row in _computed(series)], f"step {step}, before the sync"
+        if _pending(series):
+            while_pending += 1
+            assert _kept(series) is None, f"step {step}: the kept rows are read while a sync is pending"
+        for callback in synced_on_commit:  # the commit's callbacks: the series' sync among them
+            callback()
+        assert not _pending(series), f"step {step}: the sync settled the requests"
         kept = _kept(series)
         assert kept is not None, f"step {step}: the kept rows no longer match the series"
         assert kept == _computed(series), f"step {step}"
@@ -164,9 +186,10 @@ def test_kept_series_standings_equal_a_recomputation_after_random_writes(world, 
     assert {"submit", "correct", "void", "abandon", "hold", "publish", "attach", "metrics", "scoring"} <= used
     assert Hand.objects.filter(session__table__round__event__in=ids).count() >= 15
     assert with_standings >= 30, "most steps have series standings to compare"
+    assert while_pending >= 30, "most steps left a sync request until the commit's sync"
 
 
-def test_a_change_written_around_the_services_is_not_read_from_the_kept_rows(world):
+def test_a_change_written_around_the_services_is_not_read_from_the_kept_rows(world, django_capture_on_commit_callbacks):
     from tournaments import policy
     from tournaments.models import Event, Round, Series
     from tournaments.results.services import Entry, hand_submit
@@ -177,10 +200,11 @@ def test_a_change_written_around_the_services_is_not_read_from_the_kept_rows(wor
     rng = random.Random(7)
     series = series_create(by_user=world.club_organiser, club=world.club, name="S", game="mu", min_events=1)
     event = world.events["mu"]
-    event_update(event=event, by_user=world.club_organiser, series=series)
-    for table in Round.objects.get(event=event).tables.all():
-        hand_submit(table_id=table.pk, entry=Entry(next_record("mu", rng, 4, None, table.first_dealer)),
-                    by_user=world.organiser)
+    with django_capture_on_commit_callbacks(execute=True):  # each write synced on its commit
+        event_update(event=event, by_user=world.club_organiser, series=series)
+        for table in Round.objects.get(event=event).tables.all():
+            hand_submit(table_id=table.pk, entry=Entry(next_record("mu", rng, 4, None, table.first_dealer)),
+                        by_user=world.organiser)
     assert _kept(series) is not None and _kept(series) == _computed(series)
 
     Event.objects.filter(pk=event.pk).update(standings_metrics="total")  # around the services
@@ -197,8 +221,10 @@ def test_a_change_written_around_the_services_is_not_read_from_the_kept_rows(wor
     assert _kept(series) == _computed(series) == []
 
 
-def test_the_public_series_read_takes_as_many_queries_for_many_events_as_for_few(world):
-    """The kept read: the same queries with 1 and with 3 events attached (and no session read)."""
+def test_the_public_series_read_takes_as_many_queries_for_many_events_as_for_few(
+        world, django_capture_on_commit_callbacks):
+    """The kept read: the same queries with 1 and with 3 events attached (and no session read);
+    the computed read (a sync pending) too."""
     from tournaments import policy
     from tournaments.models import Event
     from tournaments.results.services import Entry, hand_submit
@@ -216,15 +242,26 @@ def test_the_public_series_read_takes_as_many_queries_for_many_events_as_for_few
         for table in event.rounds.get().tables.all():
             hand_submit(table_id=table.pk, entry=Entry(next_record("mu", rng, 4, None, table.first_dealer)),
                         by_user=world.organiser)
-    event_update(event=Event.objects.get(pk=events[0].pk), by_user=organiser, series=series)
+    with django_capture_on_commit_callbacks() as sync:
+        event_update(event=Event.objects.get(pk=events[0].pk), by_user=organiser, series=series)
+    with CaptureQueriesContext(connection) as one_computed:
+        series_document(series, visibility=policy.public())  # the sync pending: computed
+    for callback in sync:
+        callback()
     with CaptureQueriesContext(connection) as one:
         few = series_document(series, visibility=policy.public())
-    for event in events[1:]:
-        event_update(event=Event.objects.get(pk=event.pk), by_user=organiser, series=series)
+    with django_capture_on_commit_callbacks() as sync:
+        for event in events[1:]:
+            event_update(event=Event.objects.get(pk=event.pk), by_user=organiser, series=series)
+    with CaptureQueriesContext(connection) as three_computed:
+        computed = series_document(series, visibility=policy.public())
+    for callback in sync:
+        callback()
     with CaptureQueriesContext(connection) as three:
         many = series_document(series, visibility=policy.public())
     assert len(few["events"]) == 1 and len(many["events"]) == 3
     assert len(three) == len(one)
+    assert len(three_computed) == len(one_computed) and computed == many
     assert not any("tournaments_session" in query["sql"] or "tournaments_roundstanding" in query["sql"]
                    for query in three.captured_queries)
     assert [row["player"] for row in many["standings"]] == [row[0] for row in _computed(series)]

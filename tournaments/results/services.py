@@ -45,7 +45,7 @@ from ..models import (
     Transfer,
 )
 from ..signals import announce_session_result_changed, announce_table_results_changed
-from ..standings import series_standings
+from ..standings import outbox as series_outbox
 from ..standings import sums as aggregates
 from . import sql
 from .book import (
@@ -224,8 +224,9 @@ def hand_submit(*, table_id: int, entry: Entry, by_user=None, idempotency_key: s
        and stored with its first version and the session's totals in one statement.
 
     An event with second-player confirmation counts a hand entered by a seat once another seat
-    confirms it; an organiser's entry needs no confirmation. In an event of a series, the
-    series' public standings are recomputed after the third statement (``series_standings.refresh``).
+    confirms it; an organiser's entry needs no confirmation. In an event of a series, the third
+    statement also writes the series' sync request: its public standings are recomputed by a
+    worker after the commit (``tournaments/standings/outbox.py``).
     """
     print_ = ""
     try:
@@ -315,7 +316,8 @@ def _read_book(session: Session) -> tuple[SessionBook, list[Hand]]:
 
 def _store(session: Session, outcome: Outcome, *, new: tuple[Hand, HandVersion] | None = None) -> None:
     """Store ``outcome`` in the caller's transaction: the session's kept state that changed, its
-    players' round and event sums (``outcome.standings``) and its series' public standings; with
+    players' round and event sums (``outcome.standings``) and its series' sync request (the
+    series' public standings are recomputed after the commit: ``standings/outbox.py``); with
     ``new`` (a submission) the hand and its first version too, in one statement on PostgreSQL
     (``sql.store_hand``). Then the payments a Maumau series owes, and the announcements: the
     table's live pages, the ratings when the session's result changed."""
@@ -324,12 +326,12 @@ def _store(session: Session, outcome: Outcome, *, new: tuple[Hand, HandVersion] 
     event_id, round_id = table.round.event_id, table.round_id
     changes = outcome.standings
     if new is not None:
-        series_standings.refresh([sql.store_hand(*new, session, fields, standings=(event_id, round_id, changes))])
+        series_outbox.requested([sql.store_hand(*new, session, fields, standings=(event_id, round_id, changes))])
     elif fields:
         sql.update(session, fields)
         aggregates.apply(event_id, round_id, changes)
         if changes:
-            series_standings.refresh_for_events([event_id])  # its series' public standings (read after the table's lock)
+            series_outbox.request_for_events([event_id])  # its series, read after the table's lock
     announce_table_results_changed(event_id=event_id, table_id=table.pk, session_id=session.pk,
                                    held=table.round.results_held)
     if outcome.transfers is not None:

@@ -35,6 +35,7 @@ from ..models import (
     Round,
     RoundStanding,
     Seat,
+    SeriesSyncRequest,
     Session,
     Table,
 )
@@ -305,10 +306,11 @@ def update(obj: Model, fields: list[str]) -> None:
 def store_hand(hand: Hand, version: HandVersion, session: Session, fields: list[str],
                standings: tuple[int, int, list] | None = None) -> int | None:
     """Store a new hand, its first version, the session's ``fields`` and the changes of its
-    players' round and event sums (``standings``: event id, round id, the book's ``Outcome.standings``): on
-    PostgreSQL in one statement (data-modifying WITH), elsewhere in up to five. Returns, when the
-    sums changed, the series the event counts for (read by this statement, after the table's
-    lock: ``series_standings``), else None."""
+    players' round and event sums (``standings``: event id, round id, the book's ``Outcome.standings``)
+    and, when they changed and the event counts for a series, the series' sync request
+    (``tournaments/standings/outbox.py``): on PostgreSQL in one statement (data-modifying WITH),
+    elsewhere in up to six. Returns the series of that request (read by this statement, after the
+    table's lock), else None."""
     db = _db()
     changes = standings[2] if standings else []
     if db.vendor != "postgresql":
@@ -332,7 +334,9 @@ def store_hand(hand: Hand, version: HandVersion, session: Session, fields: list[
         if changes:
             aggregates.apply(standings[0], standings[1], changes)
             if not db.features.can_return_columns_from_insert:
-                return Event.objects.filter(pk=standings[0]).values_list("series_id", flat=True).first()
+                series_id = Event.objects.filter(pk=standings[0]).values_list("series_id", flat=True).first()
+            if series_id is not None:
+                SeriesSyncRequest.objects.create(series_id=series_id)
             return series_id
         return None
     for name in _SHARED:  # the first version is the hand as stored: its record is sent once
@@ -343,9 +347,8 @@ def store_hand(hand: Hand, version: HandVersion, session: Session, fields: list[
     values = (_prepared_values(db, hand, _insert_fields(Hand), True)
               + _prepared_values(db, version, _version_fields(), True)
               + _prepared_values(db, session, session_fields, False) + ([session.pk] if fields else [])
-              + ([*aggregates.changes_params(db.vendor, changes), standings[0], standings[1], standings[0]]
-                 if changes else [])
-              + [standings[0] if standings else None])
+              + ([*aggregates.changes_params(db.vendor, changes), standings[0], standings[1], standings[0],
+                  standings[0]] if changes else []))
     with _cursor(db) as cursor:
         cursor.execute(_store_sql(tuple(fields), bool(changes)), values)
         hand.pk, series_id = cursor.fetchone()
@@ -384,8 +387,13 @@ def _store_sql(session_fields: tuple[str, ...], standings: bool = False) -> str:
         sql += (f", {aggregates.changes_cte('postgresql', quote, 0)}"
                 f", a AS ({aggregates.upsert_sql(RoundStanding._meta.db_table, quote)})"
                 f", b AS ({aggregates.upsert_sql(EventStanding._meta.db_table, quote, per_event=True)})")
-    series = f"(SELECT series_id FROM {quote(Event._meta.db_table)} WHERE id = %s)"
-    return sql + f" SELECT id, {series} FROM h"
+        # The series' sync request, when the event counts for one (its series read here, after
+        # the table's lock; no lock of the series: the request has no foreign key).
+        sql += (f", r AS (INSERT INTO {quote(SeriesSyncRequest._meta.db_table)} (series_id, requested_at) "
+                f"SELECT series_id, statement_timestamp() FROM {quote(Event._meta.db_table)} "
+                f"WHERE id = %s AND series_id IS NOT NULL RETURNING series_id)")
+        return sql + " SELECT id, (SELECT series_id FROM r) FROM h"
+    return sql + " SELECT id, NULL::bigint FROM h"
 
 
 @lru_cache(maxsize=None)
