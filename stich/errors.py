@@ -33,7 +33,7 @@ from django.views.defaults import page_not_found
 from django.views.defaults import server_error as server_error_page
 from rest_framework import exceptions, status
 from rest_framework.response import Response
-from rest_framework.views import exception_handler
+from rest_framework.views import APIView, exception_handler
 
 from games.messages import message as engine_message
 from games.parsers import body_limit, too_large
@@ -135,6 +135,44 @@ class RequestTextMiddleware:
             if key.startswith("HTTP_") and isinstance(value, str) and "\x00" in value:
                 return "header " + key[5:].replace("_", "-").title()
         return None
+
+
+class MethodFirstMiddleware:
+    """A method the address does not serve is 405 ``method_not_allowed`` (with ``Allow``) before
+    anything else is asked: DRF authenticates and asks the permissions before it looks for the
+    method's handler, so ``DELETE`` on a read-only address answered 401 or 403, which tells a
+    client to log in or ask for rights that would change nothing. Every API view (a DRF view or
+    view set) is checked here, from the methods its class or its router binding serves."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        allowed = served_methods(view_func)
+        method = request.method.lower()
+        if allowed is None or method in allowed:
+            return None
+        names = ", ".join(name.upper() for name in view_func.cls.http_method_names if name in allowed)
+        response = JsonResponse({"code": str(Error.METHOD_NOT_ALLOWED), "message": f'Method "{request.method}" not allowed.'},
+                                status=status.HTTP_405_METHOD_NOT_ALLOWED)
+        response["Allow"] = names
+        return response
+
+
+def served_methods(view_func) -> set[str] | None:
+    """The methods (lower case) a DRF view answers; None for any other view."""
+    cls = getattr(view_func, "cls", None)
+    if not isinstance(cls, type) or not issubclass(cls, APIView):
+        return None
+    actions = getattr(view_func, "actions", None)  # a view set's binding by its router: method -> action
+    methods = set(actions) if actions is not None else {name for name in cls.http_method_names if hasattr(cls, name)}
+    methods.add("options")  # DRF answers OPTIONS with the view's description
+    if "get" in methods:
+        methods.add("head")
+    return methods & set(cls.http_method_names)
 
 
 def asked_language(request) -> str | None:

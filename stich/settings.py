@@ -80,6 +80,8 @@ MIDDLEWARE = [
     "stich.errors.BodySizeLimitMiddleware",
     # A NUL in the path, query string or a header: 400 before any view or query sees it.
     "stich.errors.RequestTextMiddleware",
+    # A method the API address does not serve: 405 before authentication and permissions.
+    "stich.errors.MethodFirstMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -344,6 +346,10 @@ CHANNEL_LAYERS = {
         "retry_seconds": env.float("CHANNEL_LAYER_RETRY_SECONDS", default=10.0),
     }} if REDIS_URL else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 }
+# A new live socket that cannot join its groups within this many seconds (Redis down: the layer's
+# retries would keep its handshake waiting for a minute and more) is refused with 4503 and the
+# page polls (tournaments/live.py).
+LIVE_JOIN_SECONDS = env.float("LIVE_JOIN_SECONDS", default=5.0)
 
 # Planning every round of a fixed roster at once (the console's plan of an event) searches
 # for at most this many seconds, unless it reaches the lower bound of repeats first.
