@@ -22,13 +22,20 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import (
+    RequestDataTooBig,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.db import InterfaceError, OperationalError
 from django.db.models import ProtectedError
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.utils import translation
 from django.utils.translation import get_supported_language_variant
 from django.utils.translation.trans_real import parse_accept_lang_header
+from django.views.defaults import bad_request as bad_request_page
 from django.views.defaults import page_not_found
 from django.views.defaults import server_error as server_error_page
 from rest_framework import exceptions, status
@@ -267,6 +274,22 @@ def not_found(request, exception=None):
         return JsonResponse({"code": str(Error.NOT_FOUND), "message": "No such address in the API."},
                             status=Error.NOT_FOUND.status)
     return page_not_found(request, exception)
+
+
+def bad_request(request, exception=None):
+    """400 from Django before any view ran (a ``SuspiciousOperation``): the JSON error shape under
+    ``/api/``. A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` that announced no larger length is 413
+    ``too_large`` as the other oversized bodies; more parameters than
+    ``DATA_UPLOAD_MAX_NUMBER_FIELDS`` (query string or form) is 400 ``invalid``."""
+    if not _api_path(request):
+        return bad_request_page(request, exception)
+    if isinstance(exception, RequestDataTooBig):
+        return JsonResponse(_too_large_body(body_limit()), status=Error.TOO_LARGE.status)
+    if isinstance(exception, (TooManyFieldsSent, TooManyFilesSent)):
+        message = f"Too many parameters: at most {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS}."
+    else:
+        message = "The request cannot be read."
+    return JsonResponse({"code": str(Error.INVALID), "message": message}, status=Error.INVALID.status)
 
 
 def server_error(request):
