@@ -391,6 +391,11 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    # Tasks run in-process (no REDIS_URL) would log every success into the web server's output.
-    "loggers": {"celery.app.trace": {"level": "INFO" if REDIS_URL else "WARNING"}},
+    # A refusal (403) is logged on one line, without a traceback (stich/logs.py).
+    "filters": {"refusals_on_one_line": {"()": "stich.logs.RefusalsOnOneLine"}},
+    "loggers": {
+        # Tasks run in-process (no REDIS_URL) would log every success into the web server's output.
+        "celery.app.trace": {"level": "INFO" if REDIS_URL else "WARNING"},
+        "django.request": {"filters": ["refusals_on_one_line"]},
+    },
 }
