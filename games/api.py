@@ -6,6 +6,7 @@ from __future__ import annotations
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
+    OpenApiParameter,
     OpenApiResponse,
     extend_schema,
     extend_schema_field,
@@ -55,6 +56,22 @@ RECORD_EXAMPLES = [
 ]
 
 
+# What the dry run reads besides the body (stich/errors.py: the 422's message for people).
+DRY_RUN_PARAMETERS = [
+    OpenApiParameter(
+        "name", str, many=True, explode=True,
+        description="The players' names in seat order (`?name=Anna&name=Beate…`, at most 8, each cut at 80 "
+                    "characters): a 422 message in the language of `Accept-Language` names the seats by them.",
+    ),
+    OpenApiParameter(
+        "Accept-Language", str, location=OpenApiParameter.HEADER,
+        description="`en`, `de` or `fi` (a list as browsers send it): the 422's `message` is the sentence for "
+                    "people in that language (seats counted from 1, cards by name); otherwise the engine's "
+                    "English sentence.",
+    ),
+]
+
+
 class RawJSONParser(JSONParser):
     """Any JSON document, not only objects: the engine judges a record that is not an object."""
 
@@ -70,6 +87,7 @@ class DryRunView(APIView):
     @extend_schema(
         request=RECORD_BODY,
         examples=RECORD_EXAMPLES,
+        parameters=DRY_RUN_PARAMETERS,
         responses={
             200: OpenApiResponse(OpenApiTypes.OBJECT, description="The engine's answer (records.md): scores and the "
                                                                   "game's summary."),

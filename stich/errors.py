@@ -22,18 +22,25 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import (
+    RequestDataTooBig,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.db import InterfaceError, OperationalError
 from django.db.models import ProtectedError
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.utils import translation
 from django.utils.translation import get_supported_language_variant
 from django.utils.translation.trans_real import parse_accept_lang_header
+from django.views.defaults import bad_request as bad_request_page
 from django.views.defaults import page_not_found
 from django.views.defaults import server_error as server_error_page
 from rest_framework import exceptions, status
 from rest_framework.response import Response
-from rest_framework.views import exception_handler
+from rest_framework.views import APIView, exception_handler
 
 from games.messages import message as engine_message
 from games.parsers import body_limit, too_large
@@ -137,6 +144,44 @@ class RequestTextMiddleware:
         return None
 
 
+class MethodFirstMiddleware:
+    """A method the address does not serve is 405 ``method_not_allowed`` (with ``Allow``) before
+    anything else is asked: DRF authenticates and asks the permissions before it looks for the
+    method's handler, so ``DELETE`` on a read-only address answered 401 or 403, which tells a
+    client to log in or ask for rights that would change nothing. Every API view (a DRF view or
+    view set) is checked here, from the methods its class or its router binding serves."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        allowed = served_methods(view_func)
+        method = request.method.lower()
+        if allowed is None or method in allowed:
+            return None
+        names = ", ".join(name.upper() for name in view_func.cls.http_method_names if name in allowed)
+        response = JsonResponse({"code": str(Error.METHOD_NOT_ALLOWED), "message": f'Method "{request.method}" not allowed.'},
+                                status=status.HTTP_405_METHOD_NOT_ALLOWED)
+        response["Allow"] = names
+        return response
+
+
+def served_methods(view_func) -> set[str] | None:
+    """The methods (lower case) a DRF view answers; None for any other view."""
+    cls = getattr(view_func, "cls", None)
+    if not isinstance(cls, type) or not issubclass(cls, APIView):
+        return None
+    actions = getattr(view_func, "actions", None)  # a view set's binding by its router: method -> action
+    methods = set(actions) if actions is not None else {name for name in cls.http_method_names if hasattr(cls, name)}
+    methods.add("options")  # DRF answers OPTIONS with the view's description
+    if "get" in methods:
+        methods.add("head")
+    return methods & set(cls.http_method_names)
+
+
 def asked_language(request) -> str | None:
     """The language an ``Accept-Language`` header asks for among the service's (de, en, fi), or
     None without the header (or with none of them): then the engine's English stays."""
@@ -229,6 +274,22 @@ def not_found(request, exception=None):
         return JsonResponse({"code": str(Error.NOT_FOUND), "message": "No such address in the API."},
                             status=Error.NOT_FOUND.status)
     return page_not_found(request, exception)
+
+
+def bad_request(request, exception=None):
+    """400 from Django before any view ran (a ``SuspiciousOperation``): the JSON error shape under
+    ``/api/``. A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` that announced no larger length is 413
+    ``too_large`` as the other oversized bodies; more parameters than
+    ``DATA_UPLOAD_MAX_NUMBER_FIELDS`` (query string or form) is 400 ``invalid``."""
+    if not _api_path(request):
+        return bad_request_page(request, exception)
+    if isinstance(exception, RequestDataTooBig):
+        return JsonResponse(_too_large_body(body_limit()), status=Error.TOO_LARGE.status)
+    if isinstance(exception, (TooManyFieldsSent, TooManyFilesSent)):
+        message = f"Too many parameters: at most {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS}."
+    else:
+        message = "The request cannot be read."
+    return JsonResponse({"code": str(Error.INVALID), "message": message}, status=Error.INVALID.status)
 
 
 def server_error(request):

@@ -69,6 +69,8 @@ RECORD_ERROR_CODE = {
                    "\n".join(f"* `{code}` ({code.kind}): {code.description}" for code in Code),
 }
 
+RETRY_AFTER = {"description": "Seconds to wait before trying again.", "schema": {"type": "integer", "minimum": 0}}
+
 WRITES = {"post", "put", "patch", "delete"}
 # The file variants of reads, each an operation at its own address (the README's spelling; errors
 # stay JSON): path of the JSON read -> (address of the file, its media type).
@@ -88,6 +90,7 @@ def add_error_responses(result, generator, request, public):
     schemas["RecordError"] = RECORD_ERROR_SCHEMA
     schemas["RecordErrorCode"] = RECORD_ERROR_CODE
     schemas.update(openapi_components())
+    _no_defaults_in_patches(schemas)
     for name, members in NOT_ALWAYS_THERE.items():
         if name in schemas:
             schemas[name]["required"] = [m for m in schemas[name].get("required", []) if m not in members]
@@ -111,6 +114,9 @@ def add_error_responses(result, generator, request, public):
                 elif "content" not in answer:
                     answer["content"] = error_response(int(status))["content"]
             _add_examples(operation)
+            for status in ("429", "503"):  # the answers that say when to try again
+                if status in responses:
+                    responses[status].setdefault("headers", {})["Retry-After"] = RETRY_AFTER
             for status, answer in responses.items():
                 for media in answer.get("content", {}).values():
                     if media.get("schema") == {} and status >= "400":
@@ -118,6 +124,28 @@ def add_error_responses(result, generator, request, public):
             if method == "get" and operation.get("security") and {} not in operation["security"]:
                 operation["security"].append({})
     return result
+
+
+def _no_defaults_in_patches(schemas: dict) -> None:
+    """A PATCH body's members have no ``default``: a partial update changes only what it names
+    (the serializers skip their defaults then), and a generated client fills a member it was not
+    given with the schema's default, so a PATCH of one field would set the others back (an event
+    attached to a series unpublished). The same serializers keep their defaults in the create
+    bodies."""
+    def strip(node):  # a schema: its own default and those of the schemas inside it
+        if isinstance(node, dict):
+            node.pop("default", None)
+            for key, value in node.items():
+                for inner in (value.values() if key == "properties" and isinstance(value, dict) else [value]):
+                    strip(inner)
+        elif isinstance(node, list):
+            for value in node:
+                strip(value)
+
+    for name, schema in schemas.items():
+        if name.startswith("Patched"):
+            for member in schema.get("properties", {}).values():
+                strip(member)
 
 
 def _add_examples(operation: dict) -> None:

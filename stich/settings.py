@@ -80,6 +80,8 @@ MIDDLEWARE = [
     "stich.errors.BodySizeLimitMiddleware",
     # A NUL in the path, query string or a header: 400 before any view or query sees it.
     "stich.errors.RequestTextMiddleware",
+    # A method the API address does not serve: 405 before authentication and permissions.
+    "stich.errors.MethodFirstMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -356,6 +358,10 @@ CHANNEL_LAYERS = {
         "retry_seconds": env.float("CHANNEL_LAYER_RETRY_SECONDS", default=10.0),
     }} if CHANNEL_LAYER_URL else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 }
+# A new live socket that cannot join its groups within this many seconds (Redis down: the layer's
+# retries would keep its handshake waiting for a minute and more) is refused with 4503 and the
+# page polls (tournaments/live.py).
+LIVE_JOIN_SECONDS = env.float("LIVE_JOIN_SECONDS", default=5.0)
 
 # Planning every round of a fixed roster at once (the console's plan of an event) searches
 # for at most this many seconds, unless it reaches the lower bound of repeats first.
@@ -410,6 +416,11 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    # Tasks run in-process (no REDIS_URL) would log every success into the web server's output.
-    "loggers": {"celery.app.trace": {"level": "INFO" if BROKER_URL or REDIS_URL else "WARNING"}},
+    # A refusal (403) is logged on one line, without a traceback (stich/logs.py).
+    "filters": {"refusals_on_one_line": {"()": "stich.logs.RefusalsOnOneLine"}},
+    "loggers": {
+        # Tasks run in-process (no REDIS_URL) would log every success into the web server's output.
+        "celery.app.trace": {"level": "INFO" if BROKER_URL or REDIS_URL else "WARNING"},
+        "django.request": {"filters": ["refusals_on_one_line"]},
+    },
 }

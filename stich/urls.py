@@ -29,5 +29,6 @@ urlpatterns = [
     path("", include("stich.pages.urls")),
 ]
 
+handler400 = "stich.errors.bad_request"
 handler404 = "stich.errors.not_found"
 handler500 = "stich.errors.server_error"

@@ -24,6 +24,7 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
 from django.dispatch import receiver
 from django.urls import path
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -196,10 +197,16 @@ class _LiveSocket(AsyncJsonWebsocketConsumer):
         return await asyncio.shield(decision)
 
     async def _join(self, groups) -> bool:
+        """Join ``groups``; False (the socket closed with 4503) when the layer cannot be reached,
+        or has not answered within ``LIVE_JOIN_SECONDS``: the layer's own retries (for
+        ``CHANNEL_LAYER_RETRY_SECONDS``, each connection attempt waiting up to 5 s) would keep the
+        handshake waiting for a minute and more while Redis is down."""
         try:
-            for group in groups:
-                await _with_layer(self.channel_layer, lambda layer, group=group: layer.group_add(group, self.channel_name))
-        except LAYER_ERRORS:
+            async with asyncio.timeout(settings.LIVE_JOIN_SECONDS):
+                for group in groups:
+                    await _with_layer(self.channel_layer,
+                                      lambda layer, group=group: layer.group_add(group, self.channel_name))
+        except (*LAYER_ERRORS, TimeoutError):
             log.warning("live socket of %s refused: the channel layer cannot be reached", self.what)
             await self.close(code=CLOSE_LAYER_DOWN)
             return False

@@ -34,6 +34,37 @@ def _bounded(name: str) -> list:
     return [MinValueValidator(low), MaxValueValidator(high)]
 
 
+# The range of a series' options, kept the same way (model validators; the services check them for
+# every caller): points per event rank, ranks in the points table, best-of and the minimum of
+# events. A series' points stay far inside the kept standings' 64-bit integer (10,000 points ×
+# any number of events), and best-of and the minimum fit their small integers: a points-table
+# entry of 10^30 made every hand of the series' events fail where the standings are kept.
+SERIES_OPTION_BOUNDS = {
+    "points_table": (0, 10_000),  # each entry
+    "best_of": (1, 1_000),
+    "min_events": (0, 1_000),
+}
+POINTS_TABLE_RANKS = 1_000
+
+
+def _bounded_series(name: str) -> list:
+    low, high = SERIES_OPTION_BOUNDS[name]
+    return [MinValueValidator(low), MaxValueValidator(high)]
+
+
+def validate_points_table(value) -> None:
+    """A list of at most ``POINTS_TABLE_RANKS`` whole numbers, each in its bounds."""
+    low, high = SERIES_OPTION_BOUNDS["points_table"]
+    if not isinstance(value, list) or any(type(points) is not int for points in value):
+        raise ValidationError(_("The points table is a list of whole numbers."), code="invalid")
+    if len(value) > POINTS_TABLE_RANKS:
+        raise ValidationError(_("The points table has at most %(most)s places.") % {"most": POINTS_TABLE_RANKS},
+                              code="max_length")
+    if any(not low <= points <= high for points in value):
+        raise ValidationError(_("Each place scores %(low)s to %(high)s points.") % {"low": low, "high": f"{high:,}"},
+                              code="out_of_range")
+
+
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120, unique=True)
     city = models.CharField(_("city"), max_length=120, blank=True)
@@ -118,11 +149,12 @@ class Series(models.Model):
     season_to = models.DateField(_("season to"), null=True, blank=True)
     scoring = models.CharField(_("scoring"), max_length=10, choices=Scoring.choices, default=Scoring.PLACEMENT)
     # ``table`` scoring: the series points of event rank 1, 2, …; ranks past its end score 0.
-    points_table = models.JSONField(_("points table"), default=list, blank=True)
+    points_table = models.JSONField(_("points table"), default=list, blank=True, validators=[validate_points_table])
     # Only a player's best N event results count (null: all of them).
-    best_of = models.PositiveSmallIntegerField(_("best of"), null=True, blank=True)
+    best_of = models.PositiveSmallIntegerField(_("best of"), null=True, blank=True, validators=_bounded_series("best_of"))
     # Players with fewer events are listed after the ranked ones, without a rank.
-    min_events = models.PositiveSmallIntegerField(_("minimum events"), default=1)
+    min_events = models.PositiveSmallIntegerField(_("minimum events"), default=1,
+                                                  validators=_bounded_series("min_events"))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

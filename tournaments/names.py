@@ -64,6 +64,15 @@ def shown_names(visibility: Viewer, players: Iterable[Player | int]) -> dict[int
     return names
 
 
+def plain_names(visibility: Viewer, players: Iterable[Player | int]) -> dict[int, str]:
+    """Player id → the name ``visibility``'s user sees, without the namesakes' addition (the name a
+    player is stored under elsewhere: an export's player line). The same rule as ``shown_names``."""
+    ids = {p if isinstance(p, int) else p.pk for p in players}
+    if not ids:
+        return {}
+    return {row["pk"]: _base(row) for row in _seen(visibility, Player.objects.filter(pk__in=ids))}
+
+
 def _seen(visibility: Viewer, players) -> list[dict]:
     """The players' name fields with ``real``: whether this viewer sees the real name."""
     real = Value(True) if visibility.staff else Case(

@@ -75,7 +75,7 @@ from .models import (
     Table,
     Transfer,
 )
-from .names import shown_names
+from .names import plain_names, shown_names
 
 # --- what a permission is asked on ------------------------------------------------------------
 
@@ -555,18 +555,23 @@ class Visibility:
         return shown | (Q(anonymised=False) & (Exists(organised) | Q(user=self.user.pk)))
 
     def sees_real_name(self, player: Player) -> bool:
+        """``real_names_q`` for one player (the answers that need no query first: they are that
+        rule's own)."""
         if player.anonymised:
             return False
         if self.staff or not player.initials_only:
             return True
         if not self.authenticated:
             return False
-        return player.user_id == self.user.pk or player.clubs.filter(
-            Q(organisers=self.user.pk) | Q(events__organisers=self.user.pk)
-        ).exists()
+        return Player.objects.filter(pk=player.pk).filter(self.real_names_q()).exists()
 
     def name(self, player: Player) -> str:
         return player.name if self.sees_real_name(player) else player.public_name
+
+    def plain_names(self, players) -> dict[int, str]:
+        """Player id → ``name`` without the namesakes' addition, for many players in one query
+        (the export's player lines; ``tournaments/names.py``, the rule of ``names``)."""
+        return plain_names(self, players)
 
     def names(self, players) -> dict[int, str]:
         """Player id → ``name``, namesakes told apart (``tournaments/names.py``): the names every

@@ -26,6 +26,7 @@ from games.catalog import GAMES
 from . import audit
 from .errors import Conflict, Error, Invalid
 from .models import (
+    SERIES_OPTION_BOUNDS,
     EVENT_OPTION_BOUNDS,
     Attendance,
     Club,
@@ -582,6 +583,16 @@ def _check_series(series: Series) -> None:
         raise Invalid("best of counts at least one event (empty: all)", field="best_of")
     if series.min_events is None or series.min_events < 0:
         raise Invalid("the minimum of events is zero or more", field="min_events")
+    for name in SERIES_OPTION_BOUNDS:  # the model's validators: the API, console and admin share them
+        value = getattr(series, name)
+        if value is None:
+            continue
+        if name != "points_table" and (not isinstance(value, int) or isinstance(value, bool)):
+            raise Invalid(f"{name} must be a whole number", field=name)
+        try:
+            Series._meta.get_field(name).run_validators(value)
+        except ValidationError as error:
+            raise Invalid(" ".join(error.messages), field=name) from None
     if series.season_from and series.season_to and series.season_from > series.season_to:
         raise Invalid("the season ends before it starts", field="season_to")
 

@@ -66,7 +66,8 @@ def _head(game: str, players: int | None = None) -> dict:
         "game": _const(game),
         "players": _const(players) if players is not None else _integer(info.min_players, info.max_players),
         "dealer": _integer(0, seats),
-        "claimed": _optional({"type": "object", "description": "any subset of the engine's answer"}),
+        "claimed": _optional({"type": "object", "additionalProperties": True,
+                              "description": "any subset of the engine's answer"}),
     }
 
 
@@ -417,6 +418,34 @@ def _requirements_only(node: Any) -> Any:
     return result
 
 
+def _without_absent_members(node: Any) -> Any:
+    """``node`` without the members that may only be absent (``{"type": "null"}``: the other
+    body's, another event kind's), and without alternatives that only require members. Unknown members are allowed anyway, so the component allows
+    what it allowed; the engine still refuses such a member when it is not null (and the exact
+    schemas above still state it). Generated clients read a member typed ``null`` as one to
+    leave out of writes (openapi-fetch makes it ``never``), so a summary typed as its component
+    could not be sent as a hand's body."""
+    if isinstance(node, list):
+        return [_without_absent_members(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    result = {}
+    alternatives = node.get("anyOf")
+    if alternatives and all(set(option) == {"required"} for option in alternatives):
+        # "one of these members" (a Maumau summary's ``remaining`` or ``minus``): generators read
+        # such alternatives as untyped (TypeScript: the whole object ``unknown``); said in words.
+        named = " or ".join(f"`{option['required'][0]}`" for option in alternatives)
+        node = {key: value for key, value in node.items() if key != "anyOf"}
+        node["description"] = " ".join(filter(None, [node.get("description"), f"At least one of {named}."]))
+    for key, value in node.items():
+        if key == "properties" and isinstance(value, dict):
+            result[key] = {name: _without_absent_members(member) for name, member in value.items()
+                           if not _is_null(member)}
+        else:
+            result[key] = _without_absent_members(value)
+    return result
+
+
 def component_name(game: str, body: str) -> str:
     return f"{COMPONENT_NAMES[game]}{BODY_NAMES[body]}Record"
 
@@ -428,7 +457,7 @@ def openapi_components() -> dict[str, dict]:
     components: dict[str, dict] = {}
     for game in _BODIES:
         for body in TITLES:
-            schema = _any_count(game, body)
+            schema = _without_absent_members(_any_count(game, body))
             schema["description"] = (f"{GAMES[game].name}, {TITLES[body]} (records.md), for any player count. The exact "
                                      f"schema per player count: `/api/v1/records/schema/{game}-{body}.json`.")
             components[component_name(game, body)] = schema

@@ -2,12 +2,12 @@
 openapi-python-client (the version pinned in constraints.txt) imports whole and plays a Maumau evening
 against a live server with nothing but its own functions and models; every answer it gets is checked
 against the description (tests/openapi_check.py). TypeScript: openapi-typescript's types of the same
-description compile with ``tsc --noEmit``."""
+description compile with ``tsc --noEmit --strict``, and so does a whole evening written with openapi-fetch
+over them (``tests/api/typescript/evening.ts``)."""
 from __future__ import annotations
 
 import importlib
 import json
-import os
 import pkgutil
 import random
 import shutil
@@ -17,16 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from tests import openapi_check
+from tests import npm, openapi_check
 from tests.api.play import next_record
 from tests.conftest import make_user
 
 PACKAGE = "stich_api_client"
 GENERATOR_CONFIG = {"project_name_override": "stich-api-client", "package_name_override": PACKAGE,
                     "post_hooks": []}
-# The npm packages of the TypeScript check, fetched once into a cache outside the repository.
-NPM_PACKAGES = ["openapi-typescript@7.13.0", "typescript@5.9.3"]
-NPM_CACHE = Path(os.environ.get("STICH_NPM_CACHE", Path.home() / ".cache" / "stich-npm"))
 
 
 def _served_schema(base_url: str) -> bytes:
@@ -106,16 +103,39 @@ def _ok(response, status: int):
 def test_an_evening_through_the_generated_client_alone(client_package, live_server):
     from stich_api_client.api.clubs import clubs_create
     from stich_api_client.api.events import (
-        events_create, events_export_jsonl, events_money_retrieve, events_standings_csv, events_standings_retrieve,
+        events_create,
+        events_export_jsonl,
+        events_money_retrieve,
+        events_standings_csv,
+        events_standings_retrieve,
     )
     from stich_api_client.api.hands import hands_confirm_create
     from stich_api_client.api.players import players_create
     from stich_api_client.api.ratings import ratings_leaderboard_list
-    from stich_api_client.api.rounds import rounds_create, rounds_draw_create, rounds_draw_publish_create
+    from stich_api_client.api.rounds import (
+        rounds_create,
+        rounds_draw_create,
+        rounds_draw_publish_create,
+    )
     from stich_api_client.api.tables import tables_hands_create, tables_hands_list
     from stich_api_client.models import (
-        ClubRequest, ConfirmRequest, DrawRequestRequest, EventRequest, GameEnum, MaumauFullRecord, Money, PaginatedLeaderboardRowList,
-        PlayerRequest, RatingsLeaderboardListGame, Receipt, RecordError, RecordErrorCode, RoundRequest, Sheet, Standings, Table,
+        ClubRequest,
+        ConfirmRequest,
+        DrawRequest,
+        EventRequest,
+        GameEnum,
+        MaumauFullRecord,
+        Money,
+        PaginatedLeaderboardRowList,
+        PlayerRequest,
+        RatingsLeaderboardListGame,
+        Receipt,
+        RecordError,
+        RecordErrorCode,
+        RoundRequest,
+        Sheet,
+        Standings,
+        Table,
     )
 
     mismatches_before = len(openapi_check.TALLY.mismatches)
@@ -137,21 +157,25 @@ def test_an_evening_through_the_generated_client_alone(client_package, live_serv
     # --- check-in -------------------------------------------------------------------------------------
     # Seven players arrive and check in (one twice: nothing changes), one leaves again before the
     # draw; the draw seats who is checked in then.
-    from stich_api_client.api.events import events_checkins_create, events_checkins_destroy, events_checkins_list
-    from stich_api_client.models import CheckinRequestRequest
+    from stich_api_client.api.events import (
+        events_checkins_create,
+        events_checkins_destroy,
+        events_checkins_list,
+    )
+    from stich_api_client.models import CheckinRequest
 
     for player in players + players[:1]:
         entry = _ok(events_checkins_create.sync_detailed(event.id, client=club_client,
-                                                         body=CheckinRequestRequest(player=player.id)), 200)
+                                                         body=CheckinRequest(player=player.id)), 200)
         assert entry.player == player.id
     assert events_checkins_destroy.sync_detailed(event.id, players[-1].id, client=club_client).status_code == 204
     present = [entry.player for entry in _ok(events_checkins_list.sync_detailed(event.id, client=club_client), 200).players]
     assert sorted(present) == sorted(player.id for player in players[:-1])
-    _ok(events_checkins_create.sync_detailed(event.id, client=club_client, body=CheckinRequestRequest(player=players[-1].id)), 200)
+    _ok(events_checkins_create.sync_detailed(event.id, client=club_client, body=CheckinRequest(player=players[-1].id)), 200)
     present = [entry.player for entry in _ok(events_checkins_list.sync_detailed(event.id, client=club_client), 200).players]
     assert sorted(present) == sorted(player.id for player in players)
 
-    draw = _ok(rounds_draw_create.sync_detailed(round_.id, client=club_client, body=DrawRequestRequest(
+    draw = _ok(rounds_draw_create.sync_detailed(round_.id, client=club_client, body=DrawRequest(
         players=present, seed=7)), 200)
     assert sorted(player for table in draw.tables for player in table.players) == sorted(present)
     tables = _ok(rounds_draw_publish_create.sync_detailed(round_.id, client=club_client), 201)
@@ -218,24 +242,13 @@ def test_an_evening_through_the_generated_client_alone(client_package, live_serv
 
 
 def _npm_tools() -> Path:
-    """openapi-typescript and TypeScript installed into a cache folder outside the repository."""
-    if shutil.which("npm") is None:
-        pytest.skip("npm is not installed: the TypeScript check needs Node.js and npm")
-    NPM_CACHE.mkdir(parents=True, exist_ok=True)
-    binaries = NPM_CACHE / "node_modules" / ".bin"
-    if not (binaries / "openapi-typescript").exists() or not (binaries / "tsc").exists():
-        done = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(NPM_CACHE), *NPM_PACKAGES],
-                              capture_output=True, text=True, timeout=600)
-        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    return binaries
+    """openapi-typescript, TypeScript and openapi-fetch, installed into the cache folder (tests/npm.py)."""
+    return npm.node_modules() / ".bin"
 
 
 def test_the_typescript_types_compile(served_schema, tmp_path):
     binaries = _npm_tools()
-    types = tmp_path / "stich.d.ts"
-    done = subprocess.run([str(binaries / "openapi-typescript"), str(served_schema), "--output", str(types)],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    types = _typescript_types(served_schema, tmp_path, binaries)
     usage = tmp_path / "usage.ts"
     usage.write_text(
         'import type { components, paths } from "./stich";\n'
@@ -250,3 +263,69 @@ def test_the_typescript_types_compile(served_schema, tmp_path):
                            "--moduleResolution", "bundler", str(usage), str(types)],
                           capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
+def _typescript_types(served_schema: Path, folder: Path, binaries: Path) -> Path:
+    types = folder / "stich.d.ts"
+    done = subprocess.run([str(binaries / "openapi-typescript"), str(served_schema), "--output", str(types)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    return types
+
+
+def test_an_evening_written_with_openapi_fetch_compiles(served_schema, tmp_path):
+    """tests/api/typescript/evening.ts: a club, players, an event per game, check-in, a draw, hands of
+    each game typed as the description's record components (a Mü summary as ``MuSummaryRecord``
+    with ``claimed``, Maumau summary and full, LuT summary), a PATCH of one field, the dry run with
+    its ``?name=`` and ``Accept-Language``, the standings — openapi-fetch over openapi-typescript's
+    types, compiled with ``tsc --noEmit --strict``."""
+    binaries = _npm_tools()
+    _typescript_types(served_schema, tmp_path, binaries)
+    source = Path(__file__).with_name("typescript") / "evening.ts"
+    shutil.copy(source, tmp_path / "evening.ts")
+    (tmp_path / "node_modules").symlink_to(npm.node_modules())
+    done = subprocess.run([str(binaries / "tsc"), "--noEmit", "--strict", "--target", "es2022", "--module", "esnext",
+                           "--moduleResolution", "bundler", "--lib", "es2022,dom", "evening.ts", "stich.d.ts"],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
+def test_patch_bodies_declare_no_defaults(served_schema):
+    """A generated client fills every member of a body it was not given with the member's
+    ``default``: in a PATCH body that would set fields back. No ``Patched*`` component has one."""
+    schemas = json.loads(served_schema.read_text())["components"]["schemas"]
+    patched = {name: schema for name, schema in schemas.items() if name.startswith("Patched")}
+    assert {"PatchedEventRequest", "PatchedSeriesRequest"} <= set(patched)
+    assert [name for name, schema in patched.items() if '"default"' in json.dumps(schema)] == []
+    assert not [name for name in schemas if name.endswith("RequestRequest")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_generated_client_patch_changes_only_what_it_names(client_package, live_server):
+    """Attaching a published event to a series through the generated client leaves it published,
+    its format and the series' scoring as they were."""
+    from stich_api_client.api.events import events_partial_update
+    from stich_api_client.api.series import series_partial_update
+    from stich_api_client.models import PatchedEventRequest, PatchedSeriesRequest
+
+    from tournaments import services
+    from tournaments.models import Club
+
+    organiser = make_user("organiser")
+    club = Club.objects.create(name="Stichclub")
+    club.organisers.add(organiser)
+    event = services.event_create(by_user=None, club=club, name="Open night", game="mu", published=True,
+                                  format="open")
+    series = services.series_create(by_user=None, club=club, name="Season", game="mu", scoring="table",
+                                    points_table=[5, 3, 1], min_events=3)
+    client = _clients(client_package, live_server.url,
+                      organiser=(organiser.auth_token.key, "Token", "Authorization"))["organiser"]
+
+    answer = events_partial_update.sync_detailed(event.pk, client=client, body=PatchedEventRequest(series=series.pk))
+    assert answer.status_code == 200, answer.content
+    event.refresh_from_db()
+    assert (event.series_id, event.published, event.format) == (series.pk, True, "open")
+    answer = series_partial_update.sync_detailed(series.pk, client=client, body=PatchedSeriesRequest(name="Season 26"))
+    assert answer.status_code == 200, answer.content
+    series.refresh_from_db()
+    assert (series.name, series.scoring, series.points_table, series.min_events) == ("Season 26", "table", [5, 3, 1], 3)

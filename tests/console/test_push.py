@@ -309,3 +309,37 @@ def test_the_first_socket_after_redis_returns_connects(world, settings):
         await proxy.stop()
 
     async_to_sync(scenario)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_socket_is_refused_in_bounded_time_while_redis_does_not_answer(world, settings):
+    """A Redis that takes connections and never answers (a host lost behind a proxy, a frozen
+    server): the layer's own retries would keep the handshake waiting for a minute and more. The
+    socket is closed with 4503 within LIVE_JOIN_SECONDS and the page polls."""
+    import time
+
+    from channels.layers import channel_layers
+
+    from tournaments import live
+
+    async def silent(reader, writer):  # reads everything, answers nothing
+        while await reader.read(65536):
+            pass
+
+    async def scenario():
+        server = await asyncio.start_server(silent, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        settings.CHANNEL_LAYERS = {"default": {"BACKEND": "stich.layers.BoundedRedisChannelLayer",
+                                               "CONFIG": {"hosts": [f"redis://127.0.0.1:{port}/0"]}}}
+        settings.LIVE_JOIN_SECONDS = 1.0
+        channel_layers.backends.clear()
+        try:
+            started = time.monotonic()
+            socket = socket_to(world.events["mu"].pk)
+            assert await socket.connect(timeout=30) == (False, live.CLOSE_LAYER_DOWN)
+            assert time.monotonic() - started < 5
+        finally:
+            server.close()
+            channel_layers.backends.clear()
+
+    async_to_sync(scenario)()

@@ -146,3 +146,39 @@ def test_unknown_members_are_kept_up_to_the_record_size_limit(world):
 def test_malformed_json_is_400_in_the_error_shape(world):
     for body in (b'{"game": "mu",', b'{"x": NaN}', b"\xff\xfe{}", b'{"n": 1' + b"0" * 5000 + b"}"):
         assert_json_error(client_for().post(DRY_RUN, data=body, content_type="application/json"), 400, "parse_error")
+
+
+def test_too_many_parameters_under_the_api_are_a_json_400():
+    """More parameters than DATA_UPLOAD_MAX_NUMBER_FIELDS: Django refuses them before any view,
+    under /api/ in the JSON error shape (its HTML page elsewhere)."""
+    from django.test import Client
+
+    query = "&".join(f"p{index}=1" for index in range(settings.DATA_UPLOAD_MAX_NUMBER_FIELDS + 1))
+    for response in (Client().get(f"/api/v1/clubs/?{query}"),
+                     Client().post(f"{DRY_RUN}?{query}", "{}", content_type="application/json")):
+        assert response.status_code == 400 and response["Content-Type"] == "application/json", response.content[:200]
+        assert response.json()["code"] == "invalid"
+    assert Client().get(f"/?{query}")["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.parametrize("value", ["²", "١", "12345678901234567890123", "-1", " 1"])
+def test_the_console_opens_no_table_for_players_that_are_no_ids(world, value):
+    """"Open a table" with a player value that is no plain id (a superscript or Arabic-Indic
+    digit passes str.isdigit() but not int(); an id beyond any stored one): the page says why,
+    nothing is opened."""
+    from django.test import Client
+
+    from tournaments import services
+    from tournaments.models import Table
+
+    night = services.event_create(by_user=world.club_organiser, club=world.club, name="Clubabend", game="mu",
+                                  format="open", published=True)
+    for player in world.players[:4]:
+        services.player_check_in(event=night, player=player, by_user=world.club_organiser)
+    browser = Client()
+    browser.force_login(world.club_organiser)
+    before = Table.objects.count()
+    response = browser.post(f"/console/events/{night.pk}/open-table/",
+                            {"players": [value, *(str(p.pk) for p in world.players[:2])]})
+    assert response.status_code == 302, response.status_code
+    assert Table.objects.count() == before

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from tests.conftest import client_for
-from tournaments.models import EVENT_OPTION_BOUNDS
+from tournaments.models import EVENT_OPTION_BOUNDS, SERIES_OPTION_BOUNDS
 
 pytestmark = pytest.mark.django_db
 
@@ -88,3 +88,77 @@ def test_the_upper_bounds_are_accepted(world):
     client.force_login(world.club_organiser)
     response = client.post("/console/events/new/", console_form(world, name="Highest too", **highest))
     assert response.status_code == 302
+
+
+# --- a series' options ------------------------------------------------------------------------------
+# Beyond its bounds (tournaments.models.SERIES_OPTION_BOUNDS): a points-table entry of 10^30 made every
+# hand of the series' events answer 500 where the kept standings are written; best_of and
+# min_events above 32,767 failed in the database's small integer.
+
+SERIES_BEYOND = [("points_table", [10**30]), ("points_table", [2**62, 1]), ("points_table", [10_001]),
+                 ("points_table", [1] * 1_001), ("points_table", [-1]), ("best_of", 40_000), ("best_of", 1_001),
+                 ("best_of", 0), ("min_events", 40_000), ("min_events", 1_001), ("min_events", -1)]
+
+
+def all_series() -> list:
+    from tournaments.models import Series
+
+    return list(Series.objects.order_by("pk").values())
+
+
+def a_series(world):
+    from tournaments import services
+
+    series = services.series_create(by_user=None, club=world.club, name="Season", game="mu", scoring="table",
+                                    points_table=[10, 5])
+    services.event_update(event=world.events["mu"], by_user=None, series=series)
+    return series
+
+
+def console_series_form(world, **options) -> dict:
+    form = {"club": world.club.pk, "name": "Season", "game": "mu", "season_from": "", "season_to": "",
+            "scoring": "table", "points_table": "10, 5", "best_of": "", "min_events": 1}
+    return {**form, **options}
+
+
+@pytest.mark.parametrize("name, value", SERIES_BEYOND)
+def test_a_series_out_of_bounds_is_refused_everywhere(world, name, value):
+    from tournaments import services
+    from tournaments.errors import Invalid
+
+    series = a_series(world)
+    before = all_series()
+    api = client_for(world.club_organiser)
+    response = api.post("/api/v1/series/", {"club": world.club.pk, "name": "Other", "game": "mu", name: value},
+                        format="json")
+    assert response.status_code == 400 and name in response.json()["fields"], response.content
+    response = api.patch(f"/api/v1/series/{series.pk}/", {name: value}, format="json")
+    assert response.status_code == 400 and name in response.json()["fields"], response.content
+    with pytest.raises(Invalid) as refused:
+        services.series_update(series=series, by_user=None, **{name: value})
+    assert refused.value.field == name
+    console = Client()
+    console.force_login(world.club_organiser)
+    text = ", ".join(map(str, value)) if isinstance(value, list) else value
+    assert console.post("/console/series/new/", console_series_form(world, **{name: text})).status_code == 400
+    assert console.post(f"/console/series/{series.pk}/", console_series_form(world, **{name: text})).status_code == 400
+    assert all_series() == before
+
+
+def test_hands_of_a_series_at_its_bounds_are_stored(world):
+    """The largest options a series may have: the hands of its events are stored (no 500)."""
+    import random
+
+    from tests.api.play import next_record
+    from tournaments import services
+
+    series = a_series(world)
+    high = {name: bounds[1] for name, bounds in SERIES_OPTION_BOUNDS.items()}
+    services.series_update(series=series, by_user=None, points_table=[high["points_table"]] * 1_000,
+                           best_of=high["best_of"], min_events=high["min_events"])
+    table = world.events["mu"].rounds.get().tables.order_by("number").first()
+    api = client_for(world.organiser)
+    record = next_record("mu", random.Random(3), table.seats.count(), None, table.first_dealer)
+    response = api.post(f"/api/v1/tables/{table.pk}/hands/", record, format="json")
+    assert response.status_code == 201, response.content
+    assert api.get(f"/api/v1/series/{series.pk}/standings/").status_code == 200

@@ -153,3 +153,57 @@ def test_every_rejection_of_the_import_carries_a_member_of_an_enumeration(world)
         Code.UNKNOWN_GAME, ImportCode.BAD_LINE, ImportCode.BAD_LINE, Error.TOO_DEEP, ImportCode.BAD_LINE,
         ImportCode.NO_EVENT]
     assert all(type(rejection.code) in (Code, Error, ImportCode) for rejection in rejections)
+
+
+def test_the_export_names_players_as_the_standings_csv_does(world):
+    """One rule for the names of every read: for each reader, the export's player lines carry the
+    name the standings' CSV shows him (``policy.Visibility``; no namesakes here, so no additions):
+    an initials-only player's real name only to those who see it, a deleted player as ``#id``."""
+    import csv
+    import io
+
+    from tests.conftest import make_user
+    from tournaments import services
+    from tournaments.models import Club, Event, Player
+
+    event = Event.objects.get(pk=build(world).pk)
+    own = Player.objects.get(user=world.player_user)  # the player's own: he sees his real name
+    seated = [own, *Player.objects.filter(seats__table__round__event=event).exclude(pk=own.pk).distinct().order_by("pk")]
+    for player, name in zip(seated[:3], ("Anna Berg", "Carl Dorn", "Eva Fink")):  # initials of their own
+        services.player_update(player=player, by_user=None, name=name, initials_only=True)
+    services.player_anonymise(player=seated[2], by_user=None)
+    stranger = make_user("stranger")  # organises an event of another club only
+    other_club = Club.objects.create(name="Anderer Club")
+    services.event_create(by_user=stranger, club=other_club, name="Elsewhere", game="mu", organisers=[stranger])
+    readers = {"anonymous": None, "player": world.player_user, "other organiser": world.other_organiser,
+               "organiser": world.organiser, "club organiser": world.club_organiser, "staff": world.staff,
+               "stranger": stranger}
+    hidden, mine = "Carl Dorn", "Anna Berg"
+    for who, user in readers.items():
+        api = client_for(user)
+        table = "".join(part.decode() for part in api.get(f"/api/v1/events/{event.pk}/standings.csv").streaming_content)
+        shown = {int(row["player"]): row["name"] for row in csv.DictReader(io.StringIO(table))}
+        export = api.get(f"/api/v1/events/{event.pk}/export.jsonl").content.decode()
+        exported = {line["id"]: line["name"] for line in map(json.loads, export.splitlines()) if line["type"] == "player"}
+        assert set(shown) <= set(exported) and {pk: exported[pk] for pk in shown} == shown, who
+        sees = who in ("other organiser", "organiser", "club organiser", "staff")
+        assert (exported[seated[1].pk] == hidden) is sees, who
+        assert (exported[own.pk] == mine) is (sees or who == "player"), who
+    assert exported[seated[2].pk] == f"#{seated[2].pk}"
+
+
+def test_the_export_command_writes_what_staff_or_the_public_sees(world, tmp_path):
+    from django.core.management import call_command
+
+    from tournaments import services
+
+    event = build(world)
+    player = event.rounds.get().tables.first().seats.first().player
+    services.player_update(player=player, by_user=None, initials_only=True)
+    full, public = tmp_path / "full.jsonl", tmp_path / "public.jsonl"
+    call_command("export_event", event.pk, str(full))
+    call_command("export_event", event.pk, str(public), "--public")
+    names = {path: {line["id"]: line["name"] for line in map(json.loads, path.read_text().splitlines())
+                    if line["type"] == "player"} for path in (full, public)}
+    player.refresh_from_db()
+    assert names[full][player.pk] == player.name and names[public][player.pk] == player.public_name

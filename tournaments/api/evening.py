@@ -20,6 +20,7 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
+    extend_schema_serializer,
 )
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -35,6 +36,8 @@ from ..standings.tables import RoundProgress, TableState, round_progress
 from .views import PolicyAPIView
 
 
+# The body is the component ``CheckinRequest`` (the spectacular default would say "Request" twice).
+@extend_schema_serializer(component_name="Checkin")
 class CheckinRequestSerializer(serializers.Serializer):
     player = serializers.PrimaryKeyRelatedField(
         queryset=Player.objects.all(), help_text="The id of a player of the event's club.")

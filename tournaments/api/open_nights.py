@@ -7,7 +7,7 @@ only (``open_table_at_event``): who is here tonight is the organisers' data.
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
@@ -20,6 +20,8 @@ from .serializers import TableSerializer
 from .views import PolicyAPIView
 
 
+# The body is the component ``OpenTableRequest`` (the spectacular default would say "Request" twice).
+@extend_schema_serializer(component_name="OpenTable")
 class OpenTableRequestSerializer(serializers.Serializer):
     players = serializers.PrimaryKeyRelatedField(
         many=True, queryset=Player.objects.all(),

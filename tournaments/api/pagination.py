@@ -19,7 +19,9 @@ class PageNumberPagination(pagination.PageNumberPagination):
         parameters = super().get_schema_operation_parameters(view)
         for parameter in parameters:
             if parameter["name"] == self.page_size_query_param:
-                parameter["schema"] = {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE, "default": 50}
+                # No ``maximum``: a larger value is accepted and gives MAX_PAGE_SIZE rows (the
+                # description says so); a ``maximum`` would promise a refusal that never comes.
+                parameter["schema"] = {"type": "integer", "minimum": 1, "default": 50}
             elif parameter["name"] == self.page_query_param:
                 parameter["schema"] = {"type": "integer", "minimum": 1, "default": 1}
         return parameters

@@ -20,7 +20,7 @@ from games.catalog import GAMES
 from games.openapi import error_responses
 
 from .. import services
-from ..models import Series
+from ..models import POINTS_TABLE_RANKS, SERIES_OPTION_BOUNDS, Series
 from ..standings.series_standings import series_document, series_events
 from .renderers import BrowsableAPIRenderer
 from .views import (
@@ -40,12 +40,16 @@ class SeriesSerializer(serializers.ModelSerializer):
                   "event rank; total: the player's game total in the event (Maumau minus points negative).",
     )
     points_table = serializers.ListField(
-        child=serializers.IntegerField(min_value=0), required=False, default=list,
+        child=serializers.IntegerField(min_value=SERIES_OPTION_BOUNDS["points_table"][0],
+                                       max_value=SERIES_OPTION_BOUNDS["points_table"][1]),
+        required=False, default=list, max_length=POINTS_TABLE_RANKS,
         help_text="table scoring: the points of event rank 1, 2, …; ranks past its end score 0.",
     )
-    best_of = serializers.IntegerField(required=False, allow_null=True, min_value=1, default=None,
+    best_of = serializers.IntegerField(required=False, allow_null=True, min_value=SERIES_OPTION_BOUNDS["best_of"][0],
+                                       max_value=SERIES_OPTION_BOUNDS["best_of"][1], default=None,
                                        help_text="Only a player's best N event results count (null: all).")
-    min_events = serializers.IntegerField(required=False, min_value=0, default=1,
+    min_events = serializers.IntegerField(required=False, min_value=SERIES_OPTION_BOUNDS["min_events"][0],
+                                          max_value=SERIES_OPTION_BOUNDS["min_events"][1], default=1,
                                           help_text="Players with fewer events are listed unranked after the others.")
     events = serializers.SerializerMethodField(help_text="The ids of the series' events you see, in date order.")
 

@@ -17,6 +17,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
+    extend_schema_serializer,
     extend_schema_view,
 )
 from rest_framework import mixins, serializers, status, viewsets
@@ -451,6 +452,8 @@ class EventViewSet(JSONErrorsMixin, PolicyViewSet, mixins.ListModelMixin, mixins
         return Response(event_money(event, visibility=self.visibility))
 
 
+# The body is the component ``DrawRequest`` (the spectacular default would say "Request" twice).
+@extend_schema_serializer(component_name="Draw")
 class DrawRequestSerializer(serializers.Serializer):
     players = serializers.ListField(child=serializers.IntegerField(), required=False,
                                     help_text="The present players (default: the previous round's, or the club's).")

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from games.catalog import GAME_CHOICES
 
 from .. import policy, services
-from ..models import Club, Series
+from ..models import SERIES_OPTION_BOUNDS, Club, Series, validate_points_table
 from ..standings.series_standings import series_document
 from .views import (
     VIA,
@@ -52,11 +52,13 @@ class SeriesForm(forms.Form):
         help_text=gettext_lazy("Only for the points table: the points of 1st, 2nd, 3rd … place, separated by "
                                "commas; later places score nothing."))
     best_of = forms.IntegerField(
-        label=gettext_lazy("Only the best … events count"), required=False, min_value=1,
+        label=gettext_lazy("Only the best … events count"), required=False,
+        min_value=SERIES_OPTION_BOUNDS["best_of"][0], max_value=SERIES_OPTION_BOUNDS["best_of"][1],
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
         help_text=gettext_lazy("Leave empty to count every event."))
     min_events = forms.IntegerField(
-        label=gettext_lazy("Ranked from … events on"), min_value=0, initial=1,
+        label=gettext_lazy("Ranked from … events on"), initial=1,
+        min_value=SERIES_OPTION_BOUNDS["min_events"][0], max_value=SERIES_OPTION_BOUNDS["min_events"][1],
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
         help_text=gettext_lazy("Players with fewer events are listed after the others, without a place."))
 
@@ -70,9 +72,11 @@ class SeriesForm(forms.Form):
     def clean_points_table(self):
         text = self.cleaned_data["points_table"].replace(";", ",")
         try:
-            return [int(part) for part in text.split(",") if part.strip()]
+            table = [int(part) for part in text.split(",") if part.strip()]
         except ValueError:
             raise forms.ValidationError(_("Write whole numbers separated by commas.")) from None
+        validate_points_table(table)  # the model's bounds, as in the API and the services
+        return table
 
     def options(self) -> dict:
         data = self.cleaned_data

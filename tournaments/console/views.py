@@ -10,6 +10,7 @@ call runs under ``refusal``, which says so.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -278,7 +279,8 @@ def open_night_context(request, event: Event) -> dict:
 def open_table(request, pk: int):
     """Open a table of an open club night for the ticked players (``open_nights.open_table``)."""
     event = _event(request, pk, "open_table_at_event")
-    ids = [int(value) for value in request.POST.getlist("players") if value.isdigit()]
+    # ASCII digits only (str.isdigit() is true for "²", which int() refuses), at most an id's length.
+    ids = [int(value) for value in request.POST.getlist("players") if re.fullmatch(r"[0-9]{1,18}", value)]
     players = list(_visibility(request).players().filter(pk__in=ids))
     with refusal(request) as attempt:
         table = open_nights.open_table(event=event, players=players, by_user=request.user, via=VIA)

@@ -57,9 +57,11 @@ def export_lines(event: Event, *, visibility: policy.Visibility) -> Iterator[dic
            **{name: _plain(getattr(event, name)) for name in EVENT_OPTIONS}}
     for club in Club.objects.filter(pk__in=clubs).order_by("pk"):
         yield {"type": "club", "id": club.pk, "name": club.name, "city": club.city}
+    # The names the reader sees, by the rule of every other read (the standings' CSV included):
+    # ``policy.Visibility``, without the namesakes' addition (the import stores the name).
+    names = visibility.plain_names(player_ids)
     for player in players.order_by("pk"):
-        name = visibility.name(player)
-        yield {"type": "player", "id": player.pk, "name": name, "initials_only": player.initials_only,
+        yield {"type": "player", "id": player.pk, "name": names[player.pk], "initials_only": player.initials_only,
                "anonymised": player.anonymised, "clubs": sorted(c.pk for c in player.clubs.all())}
     for round_ in rounds:
         yield {"type": "round", "id": round_.pk, "number": round_.number, "results_held": round_.results_held}

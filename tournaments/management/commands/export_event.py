@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import sys
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from tournaments import policy
 from tournaments.models import Event
 from tournaments.results.exchange import export_lines
 
@@ -26,7 +28,9 @@ class Command(BaseCommand):
             raise CommandError(f"no event {event}") from exc
         out = open(file, "w", encoding="utf-8") if file else sys.stdout  # noqa: SIM115
         try:
-            for line in export_lines(instance, public=public):
+            # The operator sees what staff sees (an account that is not stored); --public what anyone does.
+            reader = policy.public() if public else policy.Visibility(get_user_model()(is_staff=True, is_active=True))
+            for line in export_lines(instance, visibility=reader):
                 out.write(json.dumps(line, ensure_ascii=False) + "\n")
         finally:
             if file:
