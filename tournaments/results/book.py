@@ -112,7 +112,8 @@ def session_length(rules: SessionRules) -> Length:
     console's "3 of 8", the sheet's reason why it ended).
 
     rules/mu.md §7: a target score, or a fixed number of deals the event chose; rules/maumau.md:
-    the event's games per series; rules/list-und-tuecke.md: one round per player."""
+    the event's games per series; rules/list-und-tuecke.md: one round per player. A length in
+    hands counts the hands played, not the voided slots (``played_deals``)."""
     if rules.game == "mu":
         return Length(rules.mu_fixed_deals) if rules.mu_fixed_deals else Length(None, rules.mu_target_score)
     if rules.game == "maumau":
@@ -120,15 +121,34 @@ def session_length(rules: SessionRules) -> Length:
     return Length(rules.players)
 
 
+def played_deals(count: int, voided: int) -> int:
+    """The hands of a session that count toward a length in hands: its ``count`` slots less the
+    ``voided`` ones.
+
+    Decision (issue 38; in the spirit of ../shared/records.md's decided cases): a hand voided by
+    an organiser (a misdeal found afterwards, a hand entered at the wrong table) keeps its slot —
+    its dealer still moved on, rules/mu.md §7 — but it is not a played hand of a session of a
+    fixed number of hands (Mü's fixed deals, a Maumau series' games, a LuT game's rounds): such a
+    session is not finished while one of its counted hands is missing. Voiding the only deal of a
+    one-deal session reopens it for that deal (the table deals again, as the next slot), instead
+    of finishing it with no hand played and every player a winner with 0; voiding a deal of a
+    finished session reopens it for one more. The rules' own void deal (every player passed,
+    outcome ``void``) and an Eklat are played deals: they count (rules/mu.md §7, "Every deal
+    counts, Eklat and void deals included"). A hand waiting for a second player's confirmation
+    counts too: the session waits for it, not for another hand."""
+    return count - voided
+
+
 def is_finished(rules: SessionRules, hands: Sequence[PlayedHand]) -> bool:
-    return finished_after(rules, len(hands), totals(rules, hands))
+    return finished_after(rules, played_deals(len(hands), sum(hand.voided for hand in hands)), totals(rules, hands))
 
 
-def finished_after(rules: SessionRules, count: int, session_totals: Sequence[int]) -> bool:
-    """Whether a session of ``count`` hands with these totals is over."""
+def finished_after(rules: SessionRules, deals: int, session_totals: Sequence[int]) -> bool:
+    """Whether a session of ``deals`` played hands (``played_deals``: voided slots left out) with
+    these totals is over."""
     length = session_length(rules)
     if length.hands is not None:
-        return count >= length.hands
+        return deals >= length.hands
     # rules/mu.md §7: the game ends after the deal in which a total reaches the target.
     return any(total >= length.target for total in session_totals)
 
@@ -237,7 +257,7 @@ class Kept:
 @dataclass(frozen=True)
 class SessionBook:
     """A session as its writes see it: the event's rules, its seated players (ids in seat order),
-    what is kept of it, how many hand slots it has and its latest hand; and every hand, in slot
+    what is kept of it, how many hand slots it has (how many of them voided) and its latest hand; and every hand, in slot
     order, when the caller read them (a correction, a void, a confirmation: a submission needs the
     latest hand only, so it costs the same at the first hand and the hundredth)."""
 
@@ -247,6 +267,7 @@ class SessionBook:
     count: int = 0  # hand slots so far (slots have no gaps: a voided hand keeps its own)
     last: PlayedHand | None = None
     hands: tuple[PlayedHand, ...] | None = None
+    voided: int = 0  # how many of the ``count`` slots are voided (they do not count toward a length in hands)
 
     @classmethod
     def over(cls, rules: SessionRules, hands: Sequence[PlayedHand], *, players: Sequence[int] = (),
@@ -254,11 +275,12 @@ class SessionBook:
         """The book of a session with these ``hands`` (every one, in slot order); ``kept`` what is
         stored of it, by default what these hands leave (the first hand's dealer dealt first)."""
         hands = tuple(hands)
+        voided = sum(hand.voided for hand in hands)
         if kept is None:
             sums = totals(rules, hands)
-            kept = Kept(FINISHED if hands and finished_after(rules, len(hands), sums) else OPEN, tuple(sums),
-                        len(hands), hands[0].dealer if hands else None)
-        return cls(rules, kept, tuple(players), len(hands), hands[-1] if hands else None, hands)
+            finished = hands and finished_after(rules, played_deals(len(hands), voided), sums)
+            kept = Kept(FINISHED if finished else OPEN, tuple(sums), len(hands), hands[0].dealer if hands else None)
+        return cls(rules, kept, tuple(players), len(hands), hands[-1] if hands else None, hands, voided)
 
     @property
     def next(self) -> Expected:
@@ -313,7 +335,7 @@ class SessionBook:
             base = totals(self.rules, self.hands)  # never kept yet
         else:
             raise ValueError("the kept totals do not fit the table: the book needs the session's hands")
-        after = replace(self, count=self.count + 1, last=hand,
+        after = replace(self, count=self.count + 1, last=hand, voided=self.voided + hand.voided,
                         hands=None if self.hands is None else (*self.hands, hand))
         first = hand.dealer if self.kept.first_dealer is None else self.kept.first_dealer
         return self._outcome(after, add_hand(base, hand), first)
@@ -322,7 +344,8 @@ class SessionBook:
         """The session over ``hands``, every one in slot order (after one of them changed, or
         hands written around the services)."""
         hands = tuple(hands)
-        after = replace(self, count=len(hands), last=hands[-1] if hands else None, hands=hands)
+        after = replace(self, count=len(hands), last=hands[-1] if hands else None, hands=hands,
+                        voided=sum(hand.voided for hand in hands))
         return self._outcome(after, totals(self.rules, hands), self.kept.first_dealer)
 
     def abandon(self) -> Outcome:
@@ -335,7 +358,7 @@ class SessionBook:
         abandoned one stays abandoned)."""
         was = status = self.kept.status
         if was != ABANDONED:
-            finished = finished_after(self.rules, after.count, new_totals)
+            finished = finished_after(self.rules, played_deals(after.count, after.voided), new_totals)
             if finished and was != FINISHED:
                 status = FINISHED
             elif not finished and was == FINISHED:

@@ -68,7 +68,7 @@ class TableProgress:
     state: TableState
     session: int | None  # the latest session's id (None before the table has one)
     hands: int  # hands stored in the latest session (voided and waiting ones included)
-    due: int | None  # hands a session has (None: Mü played to a target score)
+    due: int | None  # hand slots a session has: its length, plus one for each voided hand (None: Mü played to a target score)
     target: int | None  # Mü's target score when the session has no fixed length
     waiting: int  # hands of the latest session waiting for a confirmation
     last_hand_at: datetime.datetime | None  # when its last hand was entered
@@ -119,7 +119,8 @@ def tables_progress(event: Event, rounds: list[Round]) -> list[TableProgress]:
     table order. Three queries whatever the number of tables: the tables, their seats, and their
     sessions with the kept totals and hand counts and the hands that wait, counted by the database."""
     sessions = Session.objects.order_by("number").annotate(
-        waiting=Count("hands", filter=Q(hands__unconfirmed=True)), last_hand_at=Max("hands__created_at"))
+        waiting=Count("hands", filter=Q(hands__unconfirmed=True)), voided=Count("hands", filter=Q(hands__voided=True)),
+        last_hand_at=Max("hands__created_at"))
     tables = (Table.objects.filter(round__in=[round_.pk for round_ in rounds]).select_related("round")
               .order_by("round__number", "number")
               .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("position")),
@@ -133,10 +134,13 @@ def tables_progress(event: Event, rounds: list[Round]) -> list[TableProgress]:
         totals = list(session.totals or []) if session is not None else []
         totals += [0] * (len(players) - len(totals))
         length = session_length(SessionRules.for_event(event, len(players)))
+        # A voided hand keeps its slot but is not one of the hands due (results/book.py, played_deals):
+        # one more slot is due for each.
+        due = None if length.hands is None else length.hands + (session.voided if session is not None else 0)
         rows.append(TableProgress(
             id=table.pk, number=table.number, round_id=table.round_id, round_number=table.round.number,
             state=table_state(session, waiting=waiting), session=session.pk if session is not None else None,
-            hands=session.hand_count if session is not None else 0, due=length.hands, target=length.target,
+            hands=session.hand_count if session is not None else 0, due=due, target=length.target,
             waiting=waiting, last_hand_at=session.last_hand_at if session is not None else None,
             seats=[SeatTotal(player, total) for player, total in zip(players, totals)],
         ))
