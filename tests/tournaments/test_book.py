@@ -129,10 +129,15 @@ def test_voiding_the_only_deal_of_a_one_deal_session_reopens_it_for_that_deal():
     latest = SessionBook(rules, voided.book.kept, PLAYERS, count=1, last=mu(2, voided=True), voided=1)
     assert latest.apply(mu(3, [10, 0, 0, 0])).kept == again.kept
     assert SessionBook.over(rules, [mu(2, voided=True)], players=PLAYERS).kept.status == OPEN
-    # Every game with a length in hands: a voided Maumau game or LuT round is not one of them.
+    # A Maumau series and a LuT game count their slots, voided ones included (book.played_deals),
+    # but one whose every hand is voided has played none: not finished, nobody won with 0.
     for other in (SessionRules("maumau", 4, maumau_games_per_series=1), SessionRules("lut", 4)):
-        hands = [mu(seat, voided=True) for seat in range(other.players if other.game == "lut" else 1)]
+        count = other.players if other.game == "lut" else 1
+        hands = [mu(seat, voided=True) for seat in range(count)]
         assert SessionBook.over(other, hands, players=PLAYERS).kept.status == OPEN
+        played = [mu(0, [1, 0, 0, 0])] + hands[1:]
+        if count > 1:
+            assert SessionBook.over(other, played, players=PLAYERS).kept.status == FINISHED
 
 
 def test_a_correction_below_the_target_reopens_the_session():

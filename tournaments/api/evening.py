@@ -97,6 +97,7 @@ class TableStateSerializer(serializers.Serializer):
     hands = serializers.IntegerField(help_text="Hands entered in the session (voided ones included).")
     hands_due = serializers.IntegerField(allow_null=True, help_text="Hands the session runs, voided ones included: "
                                                                     "its length and one more for each voided hand "
+                                                                    "that does not count toward it (Mü's fixed deals) "
                                                                     "(null: until a total reaches target).")
     target = serializers.IntegerField(allow_null=True, help_text="Mü: the target score, when the session runs to one.")
     waiting_for_confirmation = serializers.IntegerField(

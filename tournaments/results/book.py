@@ -113,7 +113,7 @@ def session_length(rules: SessionRules) -> Length:
 
     rules/mu.md §7: a target score, or a fixed number of deals the event chose; rules/maumau.md:
     the event's games per series; rules/list-und-tuecke.md: one round per player. A length in
-    hands counts the hands played, not the voided slots (``played_deals``)."""
+    hands counts the hands played (``played_deals``)."""
     if rules.game == "mu":
         return Length(rules.mu_fixed_deals) if rules.mu_fixed_deals else Length(None, rules.mu_target_score)
     if rules.game == "maumau":
@@ -121,30 +121,44 @@ def session_length(rules: SessionRules) -> Length:
     return Length(rules.players)
 
 
-def played_deals(count: int, voided: int) -> int:
-    """The hands of a session that count toward a length in hands: its ``count`` slots less the
-    ``voided`` ones.
+def played_deals(rules: SessionRules, count: int, voided: int) -> int:
+    """The hands of a session of ``count`` slots, ``voided`` of them voided, that count toward a
+    length in hands (``session_length``).
 
-    Decision (issue 38; in the spirit of ../shared/records.md's decided cases): a hand voided by
-    an organiser (a misdeal found afterwards, a hand entered at the wrong table) keeps its slot —
-    its dealer still moved on, rules/mu.md §7 — but it is not a played hand of a session of a
-    fixed number of hands (Mü's fixed deals, a Maumau series' games, a LuT game's rounds): such a
-    session is not finished while one of its counted hands is missing. Voiding the only deal of a
-    one-deal session reopens it for that deal (the table deals again, as the next slot), instead
-    of finishing it with no hand played and every player a winner with 0; voiding a deal of a
-    finished session reopens it for one more. The rules' own void deal (every player passed,
-    outcome ``void``) and an Eklat are played deals: they count (rules/mu.md §7, "Every deal
-    counts, Eklat and void deals included"). A hand waiting for a second player's confirmation
-    counts too: the session waits for it, not for another hand."""
-    return count - voided
+    Decision (issue 38, in the spirit of ../shared/records.md's decided cases): a hand an organiser
+    voided (a misdeal found afterwards, a hand entered at the wrong table) keeps its slot — its
+    dealer still moved on, rules/mu.md §7 — but
+    - Mü's fixed deals count the deals played: a voided slot is not one of them, since the event
+      fixed the number of deals every table plays. The session is not finished while one of them
+      is missing: voiding the only deal of a one-deal session reopens it for that deal (the table
+      deals again, as the next slot) instead of finishing it with no deal played and every player
+      a winner with 0; voiding a deal of a finished session reopens it for one more. The rules'
+      own void deal (every player passed, outcome ``void``) and an Eklat are played deals
+      (rules/mu.md §7: "Every deal counts, Eklat and void deals included").
+    - A Maumau series' games and a LuT game's rounds count their slots, as before (the voided game
+      took its place in the series, the voided round's dealer had his deal), but a session none of
+      whose hands counts has played none: voiding every hand reopens it too.
+    A hand waiting for a second player's confirmation is played: the session waits for it, not
+    for another hand."""
+    if rules.game == "mu":
+        return count - voided
+    return count if count > voided else 0
+
+
+def hands_due(rules: SessionRules, count: int, voided: int) -> int | None:
+    """The slots a session runs (voided ones included): its length in hands and one more for each
+    slot ``played_deals`` leaves out; None for a session played to a target score."""
+    length = session_length(rules).hands
+    return None if length is None else length + count - played_deals(rules, count, voided)
 
 
 def is_finished(rules: SessionRules, hands: Sequence[PlayedHand]) -> bool:
-    return finished_after(rules, played_deals(len(hands), sum(hand.voided for hand in hands)), totals(rules, hands))
+    return finished_after(rules, played_deals(rules, len(hands), sum(hand.voided for hand in hands)),
+                          totals(rules, hands))
 
 
 def finished_after(rules: SessionRules, deals: int, session_totals: Sequence[int]) -> bool:
-    """Whether a session of ``deals`` played hands (``played_deals``: voided slots left out) with
+    """Whether a session of ``deals`` played hands (``played_deals``) with
     these totals is over."""
     length = session_length(rules)
     if length.hands is not None:
@@ -278,7 +292,7 @@ class SessionBook:
         voided = sum(hand.voided for hand in hands)
         if kept is None:
             sums = totals(rules, hands)
-            finished = hands and finished_after(rules, played_deals(len(hands), voided), sums)
+            finished = hands and finished_after(rules, played_deals(rules, len(hands), voided), sums)
             kept = Kept(FINISHED if finished else OPEN, tuple(sums), len(hands), hands[0].dealer if hands else None)
         return cls(rules, kept, tuple(players), len(hands), hands[-1] if hands else None, hands, voided)
 
@@ -358,7 +372,7 @@ class SessionBook:
         abandoned one stays abandoned)."""
         was = status = self.kept.status
         if was != ABANDONED:
-            finished = finished_after(self.rules, played_deals(after.count, after.voided), new_totals)
+            finished = finished_after(self.rules, played_deals(self.rules, after.count, after.voided), new_totals)
             if finished and was != FINISHED:
                 status = FINISHED
             elif not finished and was == FINISHED:

@@ -17,7 +17,7 @@ from django.db.models import Count, Exists, Max, OuterRef, Prefetch, Q
 
 from .. import policy
 from ..models import Event, Round, Seat, Session, Table
-from ..results.book import SessionRules, session_length
+from ..results.book import SessionRules, hands_due, session_length
 
 
 class TableState(StrEnum):
@@ -68,7 +68,7 @@ class TableProgress:
     state: TableState
     session: int | None  # the latest session's id (None before the table has one)
     hands: int  # hands stored in the latest session (voided and waiting ones included)
-    due: int | None  # hand slots a session has: its length, plus one for each voided hand (None: Mü played to a target score)
+    due: int | None  # hand slots a session runs: its length and the voided slots not played (book.hands_due; None: to a target)
     target: int | None  # Mü's target score when the session has no fixed length
     waiting: int  # hands of the latest session waiting for a confirmation
     last_hand_at: datetime.datetime | None  # when its last hand was entered
@@ -133,10 +133,10 @@ def tables_progress(event: Event, rounds: list[Round]) -> list[TableProgress]:
         waiting = session.waiting if session is not None else 0
         totals = list(session.totals or []) if session is not None else []
         totals += [0] * (len(players) - len(totals))
-        length = session_length(SessionRules.for_event(event, len(players)))
-        # A voided hand keeps its slot but is not one of the hands due (results/book.py, played_deals):
-        # one more slot is due for each.
-        due = None if length.hands is None else length.hands + (session.voided if session is not None else 0)
+        rules = SessionRules.for_event(event, len(players))
+        length = session_length(rules)
+        # A voided hand keeps its slot; the slots due grow by those not played (results/book.py, played_deals).
+        due = hands_due(rules, session.hand_count, session.voided) if session is not None else length.hands
         rows.append(TableProgress(
             id=table.pk, number=table.number, round_id=table.round_id, round_number=table.round.number,
             state=table_state(session, waiting=waiting), session=session.pk if session is not None else None,
