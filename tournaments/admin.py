@@ -239,7 +239,7 @@ class RoundAdmin(ServiceAdmin):
     def service_delete(self, request, obj):
         services.round_delete(round_=obj, by_user=request.user, via="admin")
 
-    @admin.action(description="Draw the seating (preview; the previous round's players)")
+    @admin.action(description="Draw the seating (preview; the players checked in)")
     def draw_preview(self, request, queryset):
         self._each(request, queryset, lambda r: draws.draw_preview(r, by_user=request.user, via="admin"),
                    lambda draft: f"{len(draft['tables'])} tables, quality {draft['quality']}")

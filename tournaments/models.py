@@ -532,6 +532,8 @@ class Hand(models.Model):
         indexes = [
             # A submission counts the hands that wait for a confirmation (tournaments/results/sql.py).
             models.Index(fields=["session"], name="hand_unconfirmed", condition=models.Q(unconfirmed=True)),
+            # ... and the voided ones: they do not count toward a session's length (results/book.py).
+            models.Index(fields=["session"], name="hand_voided", condition=models.Q(voided=True)),
         ]
 
     def __str__(self) -> str:

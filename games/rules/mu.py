@@ -63,6 +63,15 @@ VARIANTS = {
     6: Variant(6, hand_size=10, goal_base=16, goal_step=4, points_in_play=60, colours=5, vice=True, partner=True),
 }
 HAND_SIZE = {players: variant.hand_size for players, variant in VARIANTS.items()}
+
+
+def max_bid(players: int) -> int:
+    """The highest bid a deal of ``players`` allows: §1, a bid is the cards in a player's display,
+    and he may put out every card he holds (15 with 4 players, 12 with 3 or 5, 10 with 6). A
+    summary's bids are checked against it; the score sheet offers 0 to it."""
+    return VARIANTS[players].hand_size
+
+
 MIN_PLAYERS, MAX_PLAYERS = GAMES["mu"].min_players, GAMES["mu"].max_players
 
 # §7: the bonus is min(100, 10 × level + t); t by the kind of the Chef's trump.
@@ -723,9 +732,9 @@ def _reject_follow(number: int, trick: list, position: int, seat: int, hand: lis
 
 def _validate_summary(record: dict, variant: Variant, deck: _Deck) -> dict:
     summary = require_object(record.get("summary"), "/summary", "summary")
-    players, hand_size = variant.players, variant.hand_size
+    players = variant.players
     bids = require_int_list(summary.get("bids"), players, "/summary/bids", f"bids with {players} players",
-                            "the bid of seat {}", 0, hand_size)
+                            "the bid of seat {}", 0, max_bid(players))
     top = max(bids)
     top_seats = [seat for seat in range(players) if bids[seat] == top]
     is_void = top == 0

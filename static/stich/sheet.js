@@ -106,13 +106,21 @@ function chosenDealer(current) {
   return current.free && checked ? Number(checked.value) : current.dealer;
 }
 
+let suggested = null; // the dealer the picker was ticked with for the table (not one it ticked itself)
+
 function renderSlot() {
   const current = slot();
   const picker = $("#dealer-pick");
   picker.hidden = !current.free;
-  if (current.free && !$('input[name="dealer"]:checked', form)) {
+  const ticked = $('input[name="dealer"]:checked', form);
+  // The suggestion follows the slot (after a discard the next hand moves up one); a dealer the
+  // table ticked itself stays.
+  if (current.free && (!ticked || (Number(ticked.value) === suggested && suggested !== current.dealer))) {
     const input = $(`input[name="dealer"][value="${current.dealer}"]`, form);
-    if (input) input.checked = true;
+    if (input) {
+      input.checked = true;
+      suggested = current.dealer;
+    }
   }
   const dealer = chosenDealer(current);
   $("#entry-hand").textContent = format(editing ? text.fixing : text.hand, { number: current.hand });
@@ -156,9 +164,22 @@ function showScores(box, result) {
 
 let checkTimer = null;
 let checkSerial = 0;
+// The live check's verdict on the form's record: "ok" (the engine took it), "refused" (422, its
+// reason shown at its field) or "unknown" (offline, throttled, another answer); ``pending`` while
+// its answer is awaited. Enter asks it before queueing the hand (``verdictFor``).
+let verdict = { key: null, state: "unknown", pending: null };
 
 async function check(root, box, record) {
   const serial = ++checkSerial;
+  const key = JSON.stringify(record);
+  const mine = root === form;
+  let settle = () => {};
+  if (mine) verdict = { key, state: "unknown", pending: new Promise((resolve) => { settle = resolve; }) };
+  const decide = (state) => {
+    if (mine && verdict.key === key) verdict = { key, state, pending: null };
+    settle(state);
+    return state;
+  };
   box.dataset.ok = "false";
   box.textContent = text.checking;
   let response;
@@ -166,21 +187,33 @@ async function check(root, box, record) {
     response = await fetch(`${cfg.validate}?${namesQuery}`, { method: "POST", headers: headers(), body: JSON.stringify(record), credentials: "same-origin" });
   } catch {
     box.textContent = text.checkOffline;
-    return;
+    return decide("unknown");
   }
-  if (serial !== checkSerial) return; // an older answer: the form has changed since
+  if (serial !== checkSerial) return decide(response.status === 200 ? "ok" : response.status === 422 ? "refused" : "unknown"); // an older answer: the form has changed since
   clearMessages(root);
   if (response.status === 200) {
     showScores(box, await response.json());
+    return decide("ok");
   } else if (response.status === 422) {
     const error = await response.json();
     box.textContent = "";
     showAt(root, error.path, error.message);
+    return decide("refused");
   } else if (response.status === 429) {
     box.textContent = text.paused;
   } else {
     box.textContent = "";
   }
+  return decide("unknown");
+}
+
+/** The live check's verdict on ``record`` (the form's): the one it gave, the one it is waiting
+ * for, or, when the typing pause has not run out yet, a check made now. */
+async function verdictFor(record) {
+  const key = JSON.stringify(record);
+  if (verdict.key === key) return verdict.pending ? verdict.pending : verdict.state;
+  clearTimeout(checkTimer);
+  return check(form, $("#check"), record);
 }
 
 function liveCheck() {
@@ -215,7 +248,10 @@ function enter(record) {
     showAt(form, "/entered_by", text.whoEnters);
     return false;
   }
-  const entry = { key: newKey(), hand: current.hand, dealer: record.dealer, record, seat, state: "waiting", enteredAt: Date.now() };
+  // ``chosen``: the table named this dealer itself (a Maumau game after a summary, a full record's
+  // own dealer) rather than taking the one its slot gives; a discard moves only the others.
+  const chosen = cfg.game === "maumau" && (!record.summary || (current.free && record.dealer !== current.dealer));
+  const entry = { key: newKey(), hand: current.hand, dealer: record.dealer, chosen, record, seat, state: "waiting", enteredAt: Date.now() };
   const index = editing ? queue.findIndex((e) => e.key === editing) : -1;
   if (index >= 0) queue[index] = entry;
   else queue.push(entry);
@@ -226,13 +262,31 @@ function enter(record) {
   return true;
 }
 
-form.addEventListener("submit", (event) => {
+let submitting = false;
+
+form.addEventListener("submit", async (event) => {
   event.preventDefault();
+  if (submitting) return;
   const { record, missing } = forms.read(form, ctx, chosenDealer(slot()));
   if (missing.length) {
     liveCheck();
     return;
   }
+  // A hand the live check found wrong stays on the form, its reason at its field: the server
+  // would refuse it just the same. Offline or unchecked, the hand is queued and the server decides.
+  submitting = true;
+  let state;
+  try {
+    state = await verdictFor(record);
+  } finally {
+    submitting = false;
+  }
+  if (state === "refused") {
+    const note = $(".field-error", form);
+    if (note) note.scrollIntoView({ block: "center" });
+    return;
+  }
+  if (JSON.stringify(forms.read(form, ctx, chosenDealer(slot())).record) !== JSON.stringify(record)) return; // changed meanwhile
   if (enter(record)) {
     forms.clear(form, ctx);
     $$('input[name="dealer"], input[name="entered_by"]', form).forEach((input) => { input.checked = false; });
@@ -420,6 +474,7 @@ function startFix(entry) {
     if (cfg.game === "maumau") {
       const input = $(`input[name="dealer"][value="${entry.dealer}"]`, form);
       if (input) input.checked = true;
+      suggested = null; // the hand's own dealer, as it was entered
     }
     const seat = $(`input[name="entered_by"][value="${entry.seat}"]`, form);
     if (seat) seat.checked = true;
@@ -434,17 +489,33 @@ function startFix(entry) {
   }
 }
 
-/** Drop a refused hand; the hands after it move up one slot (and, in Mü and LuT, one dealer). */
+/** The dealer of the slot ``entry`` (at ``index`` of the queue) stood in: its own, unless the
+ * table named it for that game; then the one the slot gives (``slot``'s rule). */
+function slotDealer(entry, index) {
+  if (!entry.chosen) return entry.dealer;
+  const earlier = queue.slice(0, index).filter((other) => other.state !== "sent");
+  if (earlier.length) return (earlier[earlier.length - 1].dealer + 1) % cfg.players;
+  const now = server();
+  if (now.dealer !== null) return now.dealer;
+  return now.lastDealer === null ? 0 : (now.lastDealer + 1) % cfg.players;
+}
+
+/** Drop a refused hand; the hands after it move up one slot, and each takes the dealer of its new
+ * slot: the first the discarded hand's, each next one the seat after the hand before it (the
+ * rules' rotation in Mü and LuT, the sheet's suggestion in Maumau). A Maumau dealer the table
+ * named itself stays, and the rotation goes on from it. */
 function discardEntry(entry) {
   const index = queue.indexOf(entry);
   queue.splice(index, 1);
+  let dealer = slotDealer(entry, index); // the dealer of the slot the next hand moves into
   for (const later of queue.slice(index)) {
     if (later.state === "sent") continue;
     later.hand -= 1;
-    if (cfg.game !== "maumau") {
-      later.dealer = (later.dealer - 1 + cfg.players) % cfg.players;
-      later.record = { ...later.record, dealer: later.dealer };
+    if (!later.chosen && later.dealer !== dealer) {
+      later.dealer = dealer;
+      later.record = { ...later.record, dealer };
     }
+    dealer = (later.dealer + 1) % cfg.players;
     later.key = newKey(); // another record or slot: another submission
     later.state = "waiting";
     delete later.retryAt;

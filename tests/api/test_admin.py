@@ -45,9 +45,12 @@ def test_hands_and_ratings_cannot_be_edited_in_the_admin(world):
 
 
 def test_rounds_are_drawn_and_published_from_the_admin(world):
+    from tournaments import services
     from tournaments.models import Round
 
     round_ = Round.objects.create(event=world.events["mu"], number=2)
+    for player in world.players:  # the draw seats the players checked in
+        services.player_check_in(event=world.events["mu"], player=player, by_user=world.organiser)
     browser = Client()
     browser.force_login(world.staff.__class__.objects.create_superuser("root", password="pw-root"))
     changelist = "/admin/tournaments/round/"

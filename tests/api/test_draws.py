@@ -8,11 +8,20 @@ import pytest
 from tests.conftest import client_for
 
 
+def check_in(event, players, by_user) -> None:
+    from tournaments import services
+
+    for player in players:
+        services.player_check_in(event=event, player=player, by_user=by_user)
+
+
 @pytest.fixture
 def second_round(world):
-    """Round 2 of the Mü event (round 1 has three tables of four), not drawn yet."""
+    """Round 2 of the Mü event (round 1 has three tables of four), not drawn yet; the twelve
+    players of round 1 are checked in."""
     from tournaments.models import Round
 
+    check_in(world.events["mu"], world.players, world.organiser)
     return Round.objects.create(event=world.events["mu"], number=2)
 
 
@@ -24,7 +33,7 @@ def pairs_of(tables):
     return {frozenset(pair) for table in tables for pair in itertools.combinations(table, 2)}
 
 
-def test_preview_draws_the_previous_rounds_players_with_the_fewest_repeats(world, second_round):
+def test_preview_draws_the_checked_in_players_with_the_fewest_repeats(world, second_round):
     client = client_for(world.organiser)
     response = client.post(url(second_round), {"seed": 5}, format="json")
     assert response.status_code == 200, response.content
@@ -126,3 +135,33 @@ def test_only_the_events_organisers_draw(world, second_round):
     assert seated.seats.count() == seats
     second_round.refresh_from_db()
     assert second_round.draft is None
+
+
+def test_without_players_the_draw_seats_the_checked_in_players_only(world):
+    """As the console draws and as the check-in list says: not every member of the club."""
+    from tournaments.models import Player, Round
+
+    event = world.events["mu"]
+    round_ = Round.objects.create(event=event, number=2)
+    client = client_for(world.organiser)
+    # Nobody checked in: refused, nothing drawn (never every member of the club).
+    assert client.get(f"/api/v1/events/{event.pk}/checkins/").json()["players"] == []
+    response = client.post(url(round_), {"seed": 4}, format="json")
+    assert response.status_code == 400 and response.json()["code"] == "too_few_players", response.content
+    round_.refresh_from_db()
+    assert round_.draft is None
+    # Eight of the twelve members are here tonight; a thirteenth member stays at home.
+    Player.objects.create(name="At Home").clubs.add(world.club)
+    here = world.players[2:10]
+    for player in here:
+        assert client.post(f"/api/v1/events/{event.pk}/checkins/", {"player": player.pk}, format="json").status_code == 200
+    listed = client.get(f"/api/v1/events/{event.pk}/checkins/").json()["players"]
+    assert sorted(row["player"] for row in listed) == sorted(p.pk for p in here)
+    draft = client.post(url(round_), {"seed": 4}, format="json").json()
+    seated = [p for t in draft["tables"] for p in t["players"]] + draft["byes"]
+    assert sorted(seated) == sorted(p.pk for p in here) == sorted(draft["players"])
+    # One leaves, one more arrives: drawing again follows the check-in list.
+    assert client.delete(f"/api/v1/events/{event.pk}/checkins/{here[0].pk}/").status_code == 204
+    client.post(f"/api/v1/events/{event.pk}/checkins/", {"player": world.players[0].pk}, format="json")
+    again = client.post(url(round_), {"seed": 4}, format="json").json()
+    assert sorted(again["players"]) == sorted([p.pk for p in here[1:]] + [world.players[0].pk])

@@ -441,3 +441,53 @@ def test_maumau_direction_null_counts_as_absent_as_the_engine_says(world):
         following["direction"] = None
     response = client.post(f"/api/v1/tables/{table.pk}/hands/", following, format="json")
     assert response.status_code == 201, response.json()
+
+
+def test_voiding_the_only_deal_of_a_one_deal_session_reopens_it_for_that_deal(world):
+    """Issue 38: a voided slot is not a played deal of a fixed-deal session
+    (tournaments/results/book.py, played_deals): voiding the only deal reopens the session, nobody
+    has won, and the table deals again."""
+    from tournaments import services
+
+    event = world.events["mu"]
+    event.mu_fixed_deals = 1
+    event.save()
+    series = services.series_create(by_user=world.organiser, club=world.club, name="Winter", game="mu")
+    services.event_update(event=event, by_user=world.organiser, series=series)
+    table = event.rounds.get().tables.order_by("number").first()
+    client = client_for(world.organiser)
+    url = f"/api/v1/tables/{table.pk}/hands/"
+    rng = random.Random(38)
+    record = next_record("mu", rng, 4, None, table.first_dealer)
+    while not any(validate(record)["scores"]):  # a deal somebody wins
+        record = next_record("mu", rng, 4, None, table.first_dealer)
+    receipt = client.post(url, record, format="json").json()
+    assert receipt["session"]["status"] == "finished"
+
+    def wins(path):
+        return {row["player"]: row["wins"] for row in client.get(path).json()["standings"]}
+
+    assert sum(wins(f"/api/v1/events/{event.pk}/standings/").values()) >= 1
+    assert sum(wins(f"/api/v1/series/{series.pk}/standings/").values()) >= 1
+    response = client.post(f"/api/v1/hands/{receipt['hand']['id']}/void/", {"reason": "misdeal"}, format="json")
+    assert response.status_code == 200, response.content
+    session = response.json()["session"]
+    assert session["status"] == "open" and session["hands"] == 1 and session["totals"] == [0, 0, 0, 0]
+    assert session["next"] == {"hand": 2, "dealer": (record["dealer"] + 1) % 4, "direction": None}
+    assert client.get(url).json()["session"]["status"] == "open"
+    # Nobody has won the event or the series with 0, and nobody has played a whole session.
+    assert set(wins(f"/api/v1/events/{event.pk}/standings/").values()) <= {0}
+    # The series reads the event as it stands (in progress): nobody is ahead of anybody.
+    season = client.get(f"/api/v1/series/{series.pk}/standings/").json()["standings"]
+    assert len({(row["rank"], row["points"], row["wins"]) for row in season}) <= 1
+    rows = client.get(f"/api/v1/events/{event.pk}/standings/").json()["standings"]
+    assert all(row["played"] == 0 for row in rows)
+    progress = client.get(f"/api/v1/events/{event.pk}/tables/").json()
+    mine = next(row for row in progress["tables"] if row["id"] == table.pk)
+    assert mine["state"] == "in_progress" and (mine["hands"], mine["hands_due"]) == (1, 2)
+    # The table deals again, as the next slot, and the session ends with it.
+    again = next_record("mu", random.Random(39), 4, session)
+    answer = client.post(f"{url}?hand=2", again, format="json")
+    assert answer.status_code == 201, answer.content
+    assert answer.json()["session"]["status"] == "finished"
+    assert answer.json()["session"]["totals"] == validate(again)["scores"]

@@ -77,6 +77,35 @@ def test_the_sheet_page_by_link_without_an_account(world):
     assert client_for().get("/t/not-a-token/").status_code == 404
 
 
+def test_the_mu_sheet_offers_every_bid_the_engine_takes(world):
+    """Issue 38: bids 0 to the deck's limit (rules/mu.md §1: every card in hand), per player
+    count, from the engine (games.rules.mu.max_bid): 15 with 4 players, not 0-8."""
+    import re
+
+    from games.rules import mu
+    from tournaments import services
+    from tournaments.models import Round
+
+    limits = {3: 12, 4: 15, 5: 12, 6: 10}
+    assert {players: mu.max_bid(players) for players in limits} == limits
+    event = world.events["mu"]
+    for number, (players, limit) in enumerate(limits.items(), start=2):
+        round_ = Round.objects.create(event=event, number=number)
+        table = services.table_create(round_=round_, players=world.players[:players], by_user=None)
+        body = client_for().get(f"/t/{table.scorer_token}/").content.decode()
+        for seat in range(players):
+            offered = sorted(int(v) for v in re.findall(rf'name="bid-{seat}" value="(\d+)"', body))
+            assert offered == list(range(limit + 1)), (players, seat, offered)
+        # The engine takes the highest bid offered and refuses one more.
+        bids = [limit] + [0] * (players - 1)
+        record = {"game": "mu", "players": players, "dealer": 0, "summary": {"bids": bids}}
+        answer = client_for().post("/api/v1/records/validate", record, format="json")
+        assert answer.status_code != 422 or not answer.json()["path"].startswith("/summary/bids"), answer.content
+        record["summary"]["bids"] = [limit + 1] + [0] * (players - 1)
+        refused = client_for().post("/api/v1/records/validate", record, format="json")
+        assert refused.status_code == 422 and refused.json()["path"] == "/summary/bids/0"
+
+
 def test_my_table_takes_a_seated_player_to_his_sheet(world, client):
     anonymous = client.get("/my-table/")
     assert anonymous.status_code == 302 and anonymous["Location"].startswith("/accounts/login/?next=")  # the site's login

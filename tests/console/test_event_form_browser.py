@@ -44,3 +44,56 @@ def test_the_event_form_follows_the_game_in_finnish(asgi_server, new_page):
     event = Event.objects.get(name="Maumau-sarja")
     assert event.game == "maumau" and event.maumau_stake_cents == 5 and event.confirm_hands
     assert "Toinen pelaaja vahvistaa jokaisen jaon." in page.inner_text("main")
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_an_open_club_night_is_created_and_saving_keeps_its_date(asgi_server, new_page, locale):
+    """Issue 38: the format chosen is stored, and the date survives the edit form (rendered ISO,
+    which the browser's date input shows; a localized value posts empty and erased it)."""
+    import datetime
+
+    from tournaments import services
+    from tournaments.models import Event, Series
+
+    organiser = make_user("abend")
+    organiser.set_password("abend-pw")
+    organiser.save()
+    club = services.club_create(by_user=None, name="Kölner Mü-Runde", city="Köln", organisers=[organiser])
+    page = new_page(phone=True, locale=locale)
+    log_in(page, asgi_server, "abend", "abend-pw")
+    page.goto(f"{asgi_server}/console/events/new/")
+    page.fill("#id_name", "Offener Abend")
+    page.fill("#id_starts_on", "2026-12-05")
+    page.check('input[name="format"][value="open"]')
+    with page.expect_navigation():
+        page.click("#event-form button[type=submit]")
+    event = Event.objects.get(name="Offener Abend")
+    assert event.format == "open" and event.starts_on == datetime.date(2026, 12, 5)
+    # Edit something else and save: the date stays, and so does the format.
+    page.goto(f"{asgi_server}/console/events/{event.pk}/edit/")
+    assert page.input_value("#id_starts_on") == "2026-12-05"
+    assert page.is_checked('input[name="format"][value="open"]')
+    page.fill("#id_name", "Offener Abend im Dezember")
+    with page.expect_navigation():
+        page.click("#event-form button[type=submit]")
+    event.refresh_from_db()
+    assert event.name == "Offener Abend im Dezember"
+    assert event.starts_on == datetime.date(2026, 12, 5) and event.format == "open"
+    # Back to rounds through the form (no round yet).
+    page.goto(f"{asgi_server}/console/events/{event.pk}/edit/")
+    page.check('input[name="format"][value="rounds"]')
+    with page.expect_navigation():
+        page.click("#event-form button[type=submit]")
+    event.refresh_from_db()
+    assert event.format == "rounds" and event.starts_on == datetime.date(2026, 12, 5)
+    # The series form's season dates are date inputs too: saving keeps them.
+    series = services.series_create(by_user=organiser, club=club, name="Wintersaison", game="mu",
+                                    season_from=datetime.date(2026, 10, 1), season_to=datetime.date(2027, 3, 31))
+    page.goto(f"{asgi_server}/console/series/{series.pk}/")
+    assert page.input_value("#id_season_from") == "2026-10-01"
+    page.fill("#id_name", "Wintersaison 2026/27")
+    with page.expect_navigation():
+        page.locator("#id_name").press("Enter")
+    series = Series.objects.get(pk=series.pk)
+    assert series.name == "Wintersaison 2026/27"
+    assert (series.season_from, series.season_to) == (datetime.date(2026, 10, 1), datetime.date(2027, 3, 31))

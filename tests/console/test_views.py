@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from django.test import Client
@@ -319,3 +320,39 @@ def test_the_board_reads_the_same_number_of_queries_for_any_number_of_started_ta
     for row in rows:
         totals = results.session_summary(row["table"].sessions.get())["totals"]
         assert [seat["total"] for seat in row["seats"]] == totals
+
+
+def test_the_event_form_stores_the_format_and_keeps_the_date(world):
+    """Issue 38: "Open club night" is stored (create and edit), and the date is rendered as ISO
+    (``<input type="date">`` takes nothing else), so saving the form keeps it."""
+    import datetime
+
+    from tournaments import services
+    from tournaments.models import Event
+
+    client = logged_in(world.club_organiser)
+    form = {"club": world.club.pk, "name": "Clubabend", "game": "mu", "starts_on": "2026-12-05",
+            "format": "open", "mu_target_score": 200, "metric_1": "placement", "metric_2": "total", "metric_3": ""}
+    for language in ("en", "de", "fi"):
+        page = client.get("/console/events/new/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert 'name="format" value="open"' in page
+    assert client.post("/console/events/new/", form).status_code == 302
+    event = Event.objects.get(name="Clubabend")
+    assert event.format == "open" and event.starts_on == datetime.date(2026, 12, 5)
+    for language in ("en", "de", "fi"):
+        edit = client.get(f"/console/events/{event.pk}/edit/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert 'type="date" name="starts_on" value="2026-12-05"' in edit, language
+    # Edited back and forth while it has no rounds.
+    assert client.post(f"/console/events/{event.pk}/edit/", {**form, "format": "rounds"}).status_code == 302
+    assert Event.objects.get(pk=event.pk).format == "rounds"
+    assert client.post(f"/console/events/{event.pk}/edit/", {**form, "format": "open"}).status_code == 302
+    event.refresh_from_db()
+    assert event.format == "open" and event.starts_on == datetime.date(2026, 12, 5)
+    # Once a round exists the format is fixed: the field is shown disabled and a posted change ignored.
+    services.round_create(event=event, by_user=world.club_organiser)
+    edit = client.get(f"/console/events/{event.pk}/edit/").content.decode()
+    assert re.search(r'<input type="radio" name="format" value="open"[^>]*disabled', edit)
+    assert client.post(f"/console/events/{event.pk}/edit/", {**form, "format": "rounds", "name": "Clubabend 2"}
+                       ).status_code == 302
+    event.refresh_from_db()
+    assert event.format == "open" and event.name == "Clubabend 2"

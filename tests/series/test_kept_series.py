@@ -101,7 +101,7 @@ def test_kept_series_standings_equal_a_recomputation_after_random_writes(world, 
             event_update(event=Event.objects.get(pk=event.pk), by_user=organiser, series=series)
     ids = [event.pk for event in events]
     used, with_standings, while_pending = set(), 0, 0
-    for step in range(140):
+    for step in range(200):
         action = rng.random()
         series.refresh_from_db()
         with django_capture_on_commit_callbacks() as synced_on_commit:  # run below, after the checks

@@ -21,11 +21,14 @@ def _legal_record(game, rng, players, hand):
 
 
 def _reference_standings(event, visibility):
-    """The standings as computed before the sums were kept: over every session's stored totals."""
+    """The standings as computed before the sums were kept: over every session's stored totals
+    (a session still open counts as seated, not as played)."""
+    from tournaments.models import Session
     from tournaments.standings.metrics import SessionLine, standings
     from tournaments.standings.selectors import session_results
 
-    lines = [SessionLine(r.players, r.totals) for r in session_results(event, visibility=visibility) if r.hands]
+    lines = [SessionLine(r.players, r.totals, r.session.status == Session.Status.FINISHED)
+             for r in session_results(event, visibility=visibility) if r.hands]
     return standings(lines, [name for name in event.standings_metrics.split(",") if name])
 
 

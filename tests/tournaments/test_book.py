@@ -80,28 +80,64 @@ def test_the_drawn_first_dealer_deals_the_first_hand():
 
 def test_a_fixed_deal_session_ends_after_its_deals_and_a_void_keeps_its_slot():
     rules = SessionRules("mu", 4, mu_fixed_deals=3)
-    hands = [mu(0, [5, 0, 0, 0]), mu(1, voided=True), mu(2, [0, 7, 0, 2])]
+    hands = [mu(0, [5, 0, 0, 0]), mu(1, voided=True), mu(2, [0, 7, 0, 2]), mu(3, [0, 0, 0, 0])]
     outcomes = run(empty(rules), hands)
     void = outcomes[1]
     assert void.kept == Kept(OPEN, (5, 0, 0, 0), 2, 0)  # it scores nothing
     assert void.standings == [] and void.next.dealer == 2  # its dealer still moved on
-    end = outcomes[2]
-    assert end.kept == Kept(FINISHED, (5, 7, 0, 2), 3, 0)
+    # Three slots but two played deals: a voided slot is not one of the fixed deals (book.played_deals).
+    assert outcomes[2].kept == Kept(OPEN, (5, 7, 0, 2), 3, 0)
+    assert (outcomes[2].next.number, outcomes[2].next.dealer) == (4, 3)
+    end = outcomes[3]
+    assert end.kept == Kept(FINISHED, (5, 7, 0, 2), 4, 0)
     assert end.finished is True and end.next is None
     assert end.rating_dirty and end.result_changed and end.transfers is None  # Mü owes no money
     # Finished: one session played, placement points 1, 2/3, 1/3, 0 (totals 7 > 5 > 2 > 0), a win
-    # for the best total, and the last hand's points.
-    expected = {12: (0, 1, PLACEMENT_SCALE, 7, 1, 0), 11: (0, 1, PLACEMENT_SCALE * 2 // 3, 0, 0, 0),
-                14: (0, 1, PLACEMENT_SCALE // 3, 2, 0, 0), 13: (0, 1, 0, 0, 0, 0)}
+    # for the best total, and the last hand's points (0).
+    expected = {12: (0, 1, PLACEMENT_SCALE, 0, 1, 0), 11: (0, 1, PLACEMENT_SCALE * 2 // 3, 0, 0, 0),
+                14: (0, 1, PLACEMENT_SCALE // 3, 0, 0, 0), 13: (0, 1, 0, 0, 0, 0)}
     assert dict(end.standings) == expected
-    # Voiding the last hand: its slot was dealt, so the session stays finished; 5, 0, 0, 0 now:
-    # seat 0 alone first (1), the other three share (2/3 + 1/3 + 0) / 3 = 1/3.
+    # Voiding a played deal of the finished session: two played deals of three, so it reopens for
+    # one more (issue 38: the session is not finished while a counted deal is missing).
     voided = end.book.apply(mu(2, voided=True), number=3)
-    assert voided.kept == Kept(FINISHED, (5, 0, 0, 0), 3, 0) and voided.finished is None
+    assert voided.kept == Kept(OPEN, (5, 0, 0, 0), 4, 0) and voided.finished is False
     assert voided.rating_dirty and voided.result_changed
-    third = PLACEMENT_SCALE // 3
-    assert dict(voided.standings) == {11: (0, 0, third, 0, 1, 0), 12: (0, 0, third - PLACEMENT_SCALE, -7, -1, 0),
-                                      13: (0, 0, third, 0, 0, 0), 14: (0, 0, 0, -2, 0, 0)}
+    assert (voided.next.number, voided.next.dealer) == (5, 0)
+    # It had been finished with seat 1 first; now nobody has played a whole session.
+    assert dict(voided.standings) == {player: tuple(-value for value in change) for player, change in expected.items()
+                                      } | {12: (0, -1, -PLACEMENT_SCALE, -7, -1, 0), 14: (0, -1, -(PLACEMENT_SCALE // 3), -2, 0, 0)}
+
+
+def test_voiding_the_only_deal_of_a_one_deal_session_reopens_it_for_that_deal():
+    """Issue 38: not a finished session with no deal played and every player a winner with 0."""
+    rules = SessionRules("mu", 4, mu_fixed_deals=1)
+    book = SessionBook(rules, Kept(first_dealer=2), players=PLAYERS, hands=())
+    played = book.apply(mu(2, [0, 30, 0, 10]))
+    assert played.kept == Kept(FINISHED, (0, 30, 0, 10), 1, 2) and played.finished is True
+    assert field(dict(played.standings)[12], "wins") == 1
+    voided = played.book.apply(mu(2, voided=True), number=1)
+    assert voided.kept == Kept(OPEN, (0, 0, 0, 0), 1, 2) and voided.finished is False
+    assert voided.result_changed and voided.rating_dirty
+    # No win, no session played, no placement points for anyone: only the seat at the table stays.
+    after = voided.book.contribution()
+    assert all(field(sums, "wins") == 0 and field(sums, "played") == 0 and field(sums, "placement") == 0
+               for sums in after.values())
+    assert (voided.next.number, voided.next.dealer) == (2, 3)  # the deal again, by the next dealer
+    again = voided.book.apply(mu(3, [10, 0, 0, 0]))
+    assert again.kept == Kept(FINISHED, (10, 0, 0, 0), 2, 2) and again.finished is True
+    # A submission's book that holds the latest hand only knows the voided slots by their count.
+    latest = SessionBook(rules, voided.book.kept, PLAYERS, count=1, last=mu(2, voided=True), voided=1)
+    assert latest.apply(mu(3, [10, 0, 0, 0])).kept == again.kept
+    assert SessionBook.over(rules, [mu(2, voided=True)], players=PLAYERS).kept.status == OPEN
+    # A Maumau series and a LuT game count their slots, voided ones included (book.played_deals),
+    # but one whose every hand is voided has played none: not finished, nobody won with 0.
+    for other in (SessionRules("maumau", 4, maumau_games_per_series=1), SessionRules("lut", 4)):
+        count = other.players if other.game == "lut" else 1
+        hands = [mu(seat, voided=True) for seat in range(count)]
+        assert SessionBook.over(other, hands, players=PLAYERS).kept.status == OPEN
+        played = [mu(0, [1, 0, 0, 0])] + hands[1:]
+        if count > 1:
+            assert SessionBook.over(other, played, players=PLAYERS).kept.status == FINISHED
 
 
 def test_a_correction_below_the_target_reopens_the_session():

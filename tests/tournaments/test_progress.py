@@ -35,11 +35,14 @@ def test_mu_ends_after_the_deal_in_which_a_total_reaches_the_target():
     assert totals(rules, hands) == [49, -10, 5]
 
 
-def test_mu_fixed_number_of_deals_counts_every_deal():
+def test_mu_fixed_number_of_deals_counts_every_played_deal():
     rules = SessionRules("mu", 4, mu_target_score=10, mu_fixed_deals=3)
-    hands = [mu_hand(0, [100, 0, 0, 0]), mu_hand(1, [0, 0, 0, 0], voided=True)]
+    # The rules' void deal (everybody passed: all 0) is a played deal; a hand an organiser voided
+    # keeps its slot but is not one of the fixed deals (issue 38; book.played_deals).
+    hands = [mu_hand(0, [100, 0, 0, 0]), mu_hand(1, [0, 0, 0, 0]), mu_hand(2, [0, 0, 0, 0], voided=True)]
     assert not is_finished(rules, hands)  # the target does not end a game of fixed length
-    assert is_finished(rules, hands + [mu_hand(2, [0, 0, 0, 0])])
+    assert is_finished(rules, hands + [mu_hand(3, [0, 0, 0, 0])])
+    assert is_finished(rules, hands[:2] + [mu_hand(2, [0, 0, 0, 0])])
 
 
 def test_maumau_full_record_continues_next_dealer_and_direction_but_not_after_a_summary():

@@ -67,6 +67,7 @@ def cases(w) -> dict:
     replacement["dealer"] = hand.dealer
     next_hand = next_record("mu", random.Random(12), 4, {"next": {"dealer": (hand.dealer + 2) % 4, "direction": None}})
     members = [p.pk for p in w.players[:4]]
+    drawn = [p.pk for p in w.players[:12]]  # nobody is checked in at the event: the draw names its players
     series, night = _series_and_open_night(w)
     return {
         ("series-list", "post"): ("/api/v1/series/", {"club": w.club.pk, "name": "Cup", "game": "mu"},
@@ -98,7 +99,8 @@ def cases(w) -> dict:
                                   w.organiser),
         ("round-detail", "patch"): (f"/api/v1/rounds/{round1.pk}/", {"results_held": True}, w.organiser),
         ("round-detail", "delete"): (f"/api/v1/rounds/{w.empty_round.pk}/", None, w.organiser),
-        ("round-draw", "post"): (f"/api/v1/rounds/{w.empty_round.pk}/draw/", {"seed": 3}, w.organiser),
+        ("round-draw", "post"): (f"/api/v1/rounds/{w.empty_round.pk}/draw/", {"seed": 3, "players": drawn},
+                                 w.organiser),
         ("round-draw-swap", "post"): (f"/api/v1/rounds/{w.empty_round.pk}/draw/swap/",
                                       {"a": w.players[0].pk, "b": w.players[5].pk}, w.organiser),
         ("round-draw-publish", "post"): (f"/api/v1/rounds/{w.empty_round.pk}/draw/publish/", None, w.organiser),
@@ -164,7 +166,7 @@ def _prepare(w, name: str):
     from tournaments.results import services as results
 
     if name in ("round-draw-swap", "round-draw-publish"):
-        draws.draw_preview(w.empty_round, by_user=w.organiser, seed=3)
+        draws.draw_preview(w.empty_round, by_user=w.organiser, seed=3, players=[p.pk for p in w.players[:12]])
     if name == "event-checkout":
         from tournaments import services
 

@@ -98,8 +98,10 @@ class TableStateSerializer(serializers.Serializer):
     session = serializers.IntegerField(allow_null=True, help_text="The table's current session (null before it has "
                                                                   "one).")
     hands = serializers.IntegerField(help_text="Hands entered in the session (voided ones included).")
-    hands_due = serializers.IntegerField(allow_null=True, help_text="Hands the session runs (null: until a total "
-                                                                    "reaches target).")
+    hands_due = serializers.IntegerField(allow_null=True, help_text="Hands the session runs, voided ones included: "
+                                                                    "its length and one more for each voided hand "
+                                                                    "that does not count toward it (Mü's fixed deals) "
+                                                                    "(null: until a total reaches target).")
     target = serializers.IntegerField(allow_null=True, help_text="Mü: the target score, when the session runs to one.")
     waiting_for_confirmation = serializers.IntegerField(
         help_text="Hands entered by one seat that wait for another's confirmation (they do not count yet).")

@@ -456,11 +456,15 @@ class EventViewSet(JSONErrorsMixin, PolicyViewSet, mixins.ListModelMixin, mixins
 @extend_schema_serializer(component_name="Draw")
 class DrawRequestSerializer(serializers.Serializer):
     players = serializers.ListField(child=serializers.IntegerField(), required=False,
-                                    help_text="The present players (default: the previous round's, or the club's).")
+                                    help_text="The players to seat. Default: the players checked in at the event "
+                                              "(`/api/v1/events/{id}/checkins/`, as the console draws); "
+                                              "400 `too_few_players` when nobody is checked in.")
     add = serializers.ListField(child=serializers.IntegerField(), required=False, default=list,
-                                help_text="Late arrivals, added to the current draft's players.")
+                                help_text="Late arrivals, added to the current draft's players (without a "
+                                          "draft, to the checked-in players).")
     remove = serializers.ListField(child=serializers.IntegerField(), required=False, default=list,
-                                   help_text="Dropouts, removed from the current draft's players.")
+                                   help_text="Dropouts, removed from the current draft's players (without a "
+                                             "draft, from the checked-in players).")
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1, help_text="Repeat a draw exactly.")
 
 
@@ -521,7 +525,8 @@ class RoundViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
     @action(detail=True, methods=["get", "post"], serializer_class=DrawRequestSerializer)
     def draw(self, request, pk=None):
         """The seating draw of a round before it is published (organisers only): ``GET`` shows the
-        preview, ``POST`` draws (again) for the present players, late arrivals and dropouts."""
+        preview, ``POST`` draws (again): the players checked in at the event unless ``players``
+        names them (``add``/``remove``: late arrivals and dropouts of the current draft)."""
         round_ = self.get_object()
         if request.method == "GET":
             if not round_.draft:

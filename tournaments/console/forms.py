@@ -27,6 +27,18 @@ GAME_OPTIONS = {
 }
 
 
+class DateInput(forms.DateInput):
+    """A browser's date picker (``<input type="date">``). Its value must be ISO 8601
+    (``2026-12-05``) whatever the page's language: a browser shows a localized value such as
+    ``05/12/2026`` as empty and posts it empty, so saving the form would erase the date. What is
+    typed in comes back as ISO too, which the field always reads."""
+
+    input_type = "date"
+
+    def __init__(self, attrs=None):
+        super().__init__(attrs=attrs, format="%Y-%m-%d")
+
+
 def _bounds(name: str) -> dict:
     """The model's range of an event option (tournaments.models.EVENT_OPTION_BOUNDS)."""
     low, high = EVENT_OPTION_BOUNDS[name]
@@ -38,7 +50,7 @@ class EventForm(forms.Form):
                                   help_text=_("Its members can be seated; its organisers run the event too."))
     name = forms.CharField(label=_("Name"), max_length=160)
     game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES, initial=GAME_CHOICES[0][0])
-    starts_on = forms.DateField(label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    starts_on = forms.DateField(label=_("Date"), required=False, widget=DateInput())
     confirm_hands = forms.BooleanField(
         label=_("A second player confirms each hand"), required=False,
         help_text=_("A hand entered at a table counts only once another player of the table has confirmed it "
@@ -68,12 +80,15 @@ class EventForm(forms.Form):
     metric_3 = forms.ChoiceField(label=_("then by"), required=False, initial="wins",
                                  choices=[("", _("nothing more"))] + METRIC_CHOICES)
 
-    def __init__(self, *args, clubs, locked_game: bool = False, **kwargs):
+    def __init__(self, *args, clubs, locked_game: bool = False, locked_format: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["club"].queryset = clubs
         if locked_game:
             self.fields["game"].disabled = True
             self.fields["game"].help_text = _("Tables are set: the game can no longer change.")
+        if locked_format:
+            # services.event_update refuses a change of format once rounds exist (has_rounds).
+            self.fields["format"].disabled = True
 
     @classmethod
     def initial_for(cls, event) -> dict:
@@ -107,6 +122,9 @@ class EventForm(forms.Form):
         return {
             "name": data["name"], "game": data["game"], "starts_on": data["starts_on"],
             "confirm_hands": data["confirm_hands"], "standings_metrics": data["standings_metrics"],
+            # The format as chosen; a form posted without one (no radio ticked) leaves it as it
+            # is: "rounds" for a new event (the model's default), unchanged for an edit.
+            **({"format": data["format"]} if data.get("format") else {}),
             **{name: data[name] for name in GAME_OPTIONS.get(data["game"], ())},
         }
 

@@ -17,6 +17,7 @@ from games.catalog import GAME_CHOICES
 from .. import policy, services
 from ..models import SERIES_OPTION_BOUNDS, Club, Series, validate_points_table
 from ..standings.series_standings import series_document
+from .forms import DateInput
 from .views import (
     VIA,
     _form_status,
@@ -41,9 +42,9 @@ class SeriesForm(forms.Form):
                            help_text=gettext_lazy("e.g. “Jahreswertung 2026” or “Winter cup”."))
     game = forms.ChoiceField(label=gettext_lazy("Game"), choices=GAME_CHOICES)
     season_from = forms.DateField(label=gettext_lazy("Season from"), required=False,
-                                  widget=forms.DateInput(attrs={"type": "date"}))
+                                  widget=DateInput())
     season_to = forms.DateField(label=gettext_lazy("Season to"), required=False,
-                                widget=forms.DateInput(attrs={"type": "date"}))
+                                widget=DateInput())
     scoring = forms.ChoiceField(label=gettext_lazy("Series points per event"), choices=SCORING_CHOICES,
                                 widget=forms.RadioSelect, initial="placement")
     points_table = forms.CharField(

@@ -199,7 +199,8 @@ def event_edit(request, pk: int):
     event = _event(request, pk)
     locked = Table.objects.filter(round__event=event).exists()
     clubs = Club.objects.filter(pk__in=[event.club_id] + [c.pk for c in _organised_clubs(request)])
-    form = EventForm(request.POST or None, clubs=clubs, locked_game=locked, initial=EventForm.initial_for(event))
+    form = EventForm(request.POST or None, clubs=clubs, locked_game=locked, locked_format=event.rounds.exists(),
+                     initial=EventForm.initial_for(event))
     if request.method == "POST" and form.is_valid():
         club = form.cleaned_data["club"]
         _require(request, "change_event", policy.Change(event, {"club": club, **form.options()}))

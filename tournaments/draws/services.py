@@ -8,9 +8,11 @@ turns the draft into tables and seats. A round that has tables is published: its
 (tables can still be edited one by one through the API, as before).
 
 Decisions (the issue leaves them open):
-- The present players default to the previous round's players (seated and byes) or, for the first
-  round, to the members of the event's club; an organiser passes ``players`` (or ``add`` /
-  ``remove``) for late arrivals and dropouts.
+- The present players are the players checked in at the event (``Attendance``, in check-in
+  order: the console's check-in and ``/api/v1/events/{id}/checkins/``), whoever draws; nobody
+  checked in is refused (400 ``too_few_players``), never every member of the club. An organiser
+  may pass ``players`` instead, or ``add`` / ``remove`` for late arrivals and dropouts (to the
+  current draft's players; without a draft, to the checked-in players).
 - Club mates are kept apart in the first round when the players come from several clubs.
 - Byes (only when no mix of table sizes seats everybody) go to the players with the fewest byes so
   far, ties by the draw's seed; how a bye scores is the event's rule (the standings count sessions
@@ -26,8 +28,9 @@ from django.utils import timezone
 
 from .. import audit
 from ..errors import Conflict, Error, Invalid
-from ..models import Membership, Player, Round, Seat, Table
+from ..models import Membership, Player, Round, Table
 from ..services import round_create, table_create
+from ..standings.selectors import present_players
 from . import seating
 
 
@@ -51,15 +54,8 @@ def event_history(round_: Round) -> seating.MeetingHistory:
 
 
 def default_players(round_: Round) -> list[int]:
-    previous = Round.objects.filter(event=round_.event_id, number__lt=round_.number).order_by("-number").first()
-    if previous is not None:
-        seated = list(
-            Seat.objects.filter(round=previous).order_by("table__number", "position").values_list("player_id", flat=True)
-        )
-        if seated:
-            return list(dict.fromkeys(seated + list(previous.byes or [])))
-    members = Membership.objects.filter(club=round_.event.club_id, player__anonymised=False)
-    return list(members.order_by("player_id").values_list("player_id", flat=True))
+    """The players a draw seats when none are named: the ones checked in at the event."""
+    return present_players(round_.event)
 
 
 def _check_open(round_: Round) -> None:
@@ -110,8 +106,13 @@ def draw_preview(round_: Round, *, by_user, via: str = "api", players: list | No
         round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
         _check_open(round_)
         if players is None:
-            players = round_.draft["players"] if round_.draft else default_players(round_)
+            adjusted = bool(add or remove) and round_.draft
+            players = round_.draft["players"] if adjusted else default_players(round_)
             players = [p for p in players if p not in set(remove)] + [p for p in add if p not in players]
+            if not players:
+                raise Invalid("nobody is checked in at this event: check in the players who are here "
+                              "(/api/v1/events/{id}/checkins/) or name them in players",
+                              code=Error.TOO_FEW_PLAYERS, field="players")
         players = _check_players(list(players), round_.event.club_id)
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)

@@ -112,7 +112,8 @@ def session_length(rules: SessionRules) -> Length:
     console's "3 of 8", the sheet's reason why it ended).
 
     rules/mu.md §7: a target score, or a fixed number of deals the event chose; rules/maumau.md:
-    the event's games per series; rules/list-und-tuecke.md: one round per player."""
+    the event's games per series; rules/list-und-tuecke.md: one round per player. A length in
+    hands counts the hands played (``played_deals``)."""
     if rules.game == "mu":
         return Length(rules.mu_fixed_deals) if rules.mu_fixed_deals else Length(None, rules.mu_target_score)
     if rules.game == "maumau":
@@ -120,15 +121,48 @@ def session_length(rules: SessionRules) -> Length:
     return Length(rules.players)
 
 
+def played_deals(rules: SessionRules, count: int, voided: int) -> int:
+    """The hands of a session of ``count`` slots, ``voided`` of them voided, that count toward a
+    length in hands (``session_length``).
+
+    Decision (issue 38, in the spirit of ../shared/records.md's decided cases): a hand an organiser
+    voided (a misdeal found afterwards, a hand entered at the wrong table) keeps its slot — its
+    dealer still moved on, rules/mu.md §7 — but
+    - Mü's fixed deals count the deals played: a voided slot is not one of them, since the event
+      fixed the number of deals every table plays. The session is not finished while one of them
+      is missing: voiding the only deal of a one-deal session reopens it for that deal (the table
+      deals again, as the next slot) instead of finishing it with no deal played and every player
+      a winner with 0; voiding a deal of a finished session reopens it for one more. The rules'
+      own void deal (every player passed, outcome ``void``) and an Eklat are played deals
+      (rules/mu.md §7: "Every deal counts, Eklat and void deals included").
+    - A Maumau series' games and a LuT game's rounds count their slots, as before (the voided game
+      took its place in the series, the voided round's dealer had his deal), but a session none of
+      whose hands counts has played none: voiding every hand reopens it too.
+    A hand waiting for a second player's confirmation is played: the session waits for it, not
+    for another hand."""
+    if rules.game == "mu":
+        return count - voided
+    return count if count > voided else 0
+
+
+def hands_due(rules: SessionRules, count: int, voided: int) -> int | None:
+    """The slots a session runs (voided ones included): its length in hands and one more for each
+    slot ``played_deals`` leaves out; None for a session played to a target score."""
+    length = session_length(rules).hands
+    return None if length is None else length + count - played_deals(rules, count, voided)
+
+
 def is_finished(rules: SessionRules, hands: Sequence[PlayedHand]) -> bool:
-    return finished_after(rules, len(hands), totals(rules, hands))
+    return finished_after(rules, played_deals(rules, len(hands), sum(hand.voided for hand in hands)),
+                          totals(rules, hands))
 
 
-def finished_after(rules: SessionRules, count: int, session_totals: Sequence[int]) -> bool:
-    """Whether a session of ``count`` hands with these totals is over."""
+def finished_after(rules: SessionRules, deals: int, session_totals: Sequence[int]) -> bool:
+    """Whether a session of ``deals`` played hands (``played_deals``) with
+    these totals is over."""
     length = session_length(rules)
     if length.hands is not None:
-        return count >= length.hands
+        return deals >= length.hands
     # rules/mu.md §7: the game ends after the deal in which a total reaches the target.
     return any(total >= length.target for total in session_totals)
 
@@ -237,7 +271,7 @@ class Kept:
 @dataclass(frozen=True)
 class SessionBook:
     """A session as its writes see it: the event's rules, its seated players (ids in seat order),
-    what is kept of it, how many hand slots it has and its latest hand; and every hand, in slot
+    what is kept of it, how many hand slots it has (how many of them voided) and its latest hand; and every hand, in slot
     order, when the caller read them (a correction, a void, a confirmation: a submission needs the
     latest hand only, so it costs the same at the first hand and the hundredth)."""
 
@@ -247,6 +281,7 @@ class SessionBook:
     count: int = 0  # hand slots so far (slots have no gaps: a voided hand keeps its own)
     last: PlayedHand | None = None
     hands: tuple[PlayedHand, ...] | None = None
+    voided: int = 0  # how many of the ``count`` slots are voided (they do not count toward a length in hands)
 
     @classmethod
     def over(cls, rules: SessionRules, hands: Sequence[PlayedHand], *, players: Sequence[int] = (),
@@ -254,11 +289,12 @@ class SessionBook:
         """The book of a session with these ``hands`` (every one, in slot order); ``kept`` what is
         stored of it, by default what these hands leave (the first hand's dealer dealt first)."""
         hands = tuple(hands)
+        voided = sum(hand.voided for hand in hands)
         if kept is None:
             sums = totals(rules, hands)
-            kept = Kept(FINISHED if hands and finished_after(rules, len(hands), sums) else OPEN, tuple(sums),
-                        len(hands), hands[0].dealer if hands else None)
-        return cls(rules, kept, tuple(players), len(hands), hands[-1] if hands else None, hands)
+            finished = hands and finished_after(rules, played_deals(rules, len(hands), voided), sums)
+            kept = Kept(FINISHED if finished else OPEN, tuple(sums), len(hands), hands[0].dealer if hands else None)
+        return cls(rules, kept, tuple(players), len(hands), hands[-1] if hands else None, hands, voided)
 
     @property
     def next(self) -> Expected:
@@ -313,7 +349,7 @@ class SessionBook:
             base = totals(self.rules, self.hands)  # never kept yet
         else:
             raise ValueError("the kept totals do not fit the table: the book needs the session's hands")
-        after = replace(self, count=self.count + 1, last=hand,
+        after = replace(self, count=self.count + 1, last=hand, voided=self.voided + hand.voided,
                         hands=None if self.hands is None else (*self.hands, hand))
         first = hand.dealer if self.kept.first_dealer is None else self.kept.first_dealer
         return self._outcome(after, add_hand(base, hand), first)
@@ -322,7 +358,8 @@ class SessionBook:
         """The session over ``hands``, every one in slot order (after one of them changed, or
         hands written around the services)."""
         hands = tuple(hands)
-        after = replace(self, count=len(hands), last=hands[-1] if hands else None, hands=hands)
+        after = replace(self, count=len(hands), last=hands[-1] if hands else None, hands=hands,
+                        voided=sum(hand.voided for hand in hands))
         return self._outcome(after, totals(self.rules, hands), self.kept.first_dealer)
 
     def abandon(self) -> Outcome:
@@ -335,7 +372,7 @@ class SessionBook:
         abandoned one stays abandoned)."""
         was = status = self.kept.status
         if was != ABANDONED:
-            finished = finished_after(self.rules, after.count, new_totals)
+            finished = finished_after(self.rules, played_deals(self.rules, after.count, after.voided), new_totals)
             if finished and was != FINISHED:
                 status = FINISHED
             elif not finished and was == FINISHED:

@@ -110,14 +110,15 @@ def session_rules(session: Session, players: int | None = None) -> SessionRules:
 
 
 def book_of(session: Session, rules: SessionRules, hands: list[Hand] | None = None, *,
-            players: tuple[int, ...] | list[int] = (), last: Hand | None = None) -> SessionBook:
+            players: tuple[int, ...] | list[int] = (), last: Hand | None = None, voided: int = 0) -> SessionBook:
     """``session``'s book: what is kept of it, and ``hands`` (every one, in slot order) when the
-    caller read them, else its latest hand (``last``) only."""
+    caller read them, else its latest hand (``last``) only and how many of its hands are
+    ``voided`` (a length in hands counts the others: ``book.played_deals``)."""
     kept = Kept(session.status, tuple(session.totals or ()), session.hand_count, session.first_dealer)
     if hands is not None:
         return SessionBook.over(rules, [played(hand) for hand in hands], players=players, kept=kept)
     return SessionBook(rules, kept, tuple(players), 0 if last is None else last.number,
-                       None if last is None else played(last))
+                       None if last is None else played(last), voided=voided)
 
 
 def _check_continues(record: dict, rules: SessionRules, expected: Expected) -> None:
@@ -280,7 +281,7 @@ def _submit(
     hands = None
     if last is not None and len(session.totals or ()) != rules.players:
         hands = list(session.hands.order_by("number"))  # totals never kept yet: the book over every hand
-    book = book_of(session, rules, hands, players=state.players, last=last)
+    book = book_of(session, rules, hands, players=state.players, last=last, voided=state.voided)
     expected = book.next
     if expected_number is not None and expected_number != expected.number:
         raise Conflict(

@@ -79,6 +79,7 @@ class TableState:
     session: Session | None  # the current (latest) session; only the columns above are loaded
     last: Hand | None  # its latest hand
     waiting: int  # how many of the session's hands wait for a confirmation
+    voided: int = 0  # how many of the session's hands are voided (they do not count toward a length in hands)
     earlier: IdempotentSubmission | None = None  # the submission stored under the key asked for
     players: tuple[int, ...] = ()  # the seated players' ids in seat order
 
@@ -169,14 +170,15 @@ def _players(value) -> tuple[int, ...]:
 def _state_sql(key: bool, vendor: str = "postgresql") -> str:
     """Every lookup by an index: the table's seated players, the latest session by (table,
     number), its latest hand by (session, number) = the session's kept hand count (slots have no
-    gaps), the unconfirmed ones by their partial index, the submission under an Idempotency-Key by
-    (table, key)."""
+    gaps), the unconfirmed ones and the voided ones by their partial indexes, the submission under
+    an Idempotency-Key by (table, key)."""
     table, seat, session, hand = Table._meta.db_table, Seat._meta.db_table, Session._meta.db_table, Hand._meta.db_table
     columns = [f"s.{c}" for c in _SESSION_COLUMNS] + [f"h.{c}" for c in _HAND_COLUMNS]
     if key:
         columns += [f"k.{c}" for c in _KEY_COLUMNS]
     return (
         f"SELECT {_seated_sql(vendor, seat)}, {', '.join(columns)}, "
+        f"(SELECT COUNT(*) FROM {hand} v WHERE v.session_id = s.id AND v.voided), "
         f"(SELECT COUNT(*) FROM {hand} w WHERE w.session_id = s.id AND w.unconfirmed) FROM {table} t "
         f"LEFT JOIN {session} s ON s.table_id = t.id "
         f"AND s.number = (SELECT MAX(number) FROM {session} WHERE table_id = t.id) "
@@ -188,8 +190,9 @@ def _state_sql(key: bool, vendor: str = "postgresql") -> str:
 
 def table_state(table: Table, key: str | None = None) -> TableState:
     """What a submission needs of ``table`` (locked by ``lock_table`` in this transaction): its
-    seat count, its current session, that session's latest hand, how many of its hands wait for a
-    confirmation, and the submission stored under ``key`` (an Idempotency-Key), if any."""
+    seat count, its current session, that session's latest hand, how many of its hands are voided
+    and how many wait for a confirmation, and the submission stored under ``key`` (an
+    Idempotency-Key), if any."""
     db = _db()
     with _cursor(db) as cursor:
         cursor.execute(_state_sql(key is not None, db.vendor), [table.pk] if key is None else [key, table.pk])
@@ -210,7 +213,7 @@ def table_state(table: Table, key: str | None = None) -> TableState:
             # A hand count not kept (data written around the services): read the latest hand.
             last = session.hands.order_by("-number").first()
     return TableState(table=table, seats=seats, session=session, last=last, waiting=rest[-1] or 0, earlier=earlier,
-                      players=players)
+                      players=players, voided=rest[-2] or 0)
 
 
 def earlier_submission(table_id: int, key: str) -> IdempotentSubmission | None:

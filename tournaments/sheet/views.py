@@ -209,7 +209,8 @@ def game_form_context(game: str, names: list[str]) -> dict:
         "i18n": _texts(game),
         "seats": list(enumerate(names)),
         "game": game,
-        "bids": range(0, min(mu.HAND_SIZE.get(players, 12), 8) + 1),
+        # Every bid the engine takes with this many players (games.rules.mu.max_bid).
+        "bids": range(mu.max_bid(players) + 1) if game == "mu" and players in mu.VARIANTS else (),
         "mu_colours": [(c, *_mu_colours()[c]) for c in mu.COLOURS],
         "digits": list(mu.DIGITS),
         "lut_colours": [("B", _("blue")), ("G", _("green")), ("R", _("red")), ("Y", _("yellow"))],

@@ -17,7 +17,7 @@ from django.db.models import Count, Exists, Max, OuterRef, Prefetch, Q
 
 from .. import policy
 from ..models import Event, Round, Seat, Session, Table
-from ..results.book import SessionRules, session_length
+from ..results.book import SessionRules, hands_due, session_length
 
 
 class TableState(StrEnum):
@@ -68,7 +68,7 @@ class TableProgress:
     state: TableState
     session: int | None  # the latest session's id (None before the table has one)
     hands: int  # hands stored in the latest session (voided and waiting ones included)
-    due: int | None  # hands a session has (None: Mü played to a target score)
+    due: int | None  # hand slots a session runs: its length and the voided slots not played (book.hands_due; None: to a target)
     target: int | None  # Mü's target score when the session has no fixed length
     waiting: int  # hands of the latest session waiting for a confirmation
     last_hand_at: datetime.datetime | None  # when its last hand was entered
@@ -119,7 +119,8 @@ def tables_progress(event: Event, rounds: list[Round]) -> list[TableProgress]:
     table order. Three queries whatever the number of tables: the tables, their seats, and their
     sessions with the kept totals and hand counts and the hands that wait, counted by the database."""
     sessions = Session.objects.order_by("number").annotate(
-        waiting=Count("hands", filter=Q(hands__unconfirmed=True)), last_hand_at=Max("hands__created_at"))
+        waiting=Count("hands", filter=Q(hands__unconfirmed=True)), voided=Count("hands", filter=Q(hands__voided=True)),
+        last_hand_at=Max("hands__created_at"))
     tables = (Table.objects.filter(round__in=[round_.pk for round_ in rounds]).select_related("round")
               .order_by("round__number", "number")
               .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("position")),
@@ -132,11 +133,14 @@ def tables_progress(event: Event, rounds: list[Round]) -> list[TableProgress]:
         waiting = session.waiting if session is not None else 0
         totals = list(session.totals or []) if session is not None else []
         totals += [0] * (len(players) - len(totals))
-        length = session_length(SessionRules.for_event(event, len(players)))
+        rules = SessionRules.for_event(event, len(players))
+        length = session_length(rules)
+        # A voided hand keeps its slot; the slots due grow by those not played (results/book.py, played_deals).
+        due = hands_due(rules, session.hand_count, session.voided) if session is not None else length.hands
         rows.append(TableProgress(
             id=table.pk, number=table.number, round_id=table.round_id, round_number=table.round.number,
             state=table_state(session, waiting=waiting), session=session.pk if session is not None else None,
-            hands=session.hand_count if session is not None else 0, due=length.hands, target=length.target,
+            hands=session.hand_count if session is not None else 0, due=due, target=length.target,
             waiting=waiting, last_hand_at=session.last_hand_at if session is not None else None,
             seats=[SeatTotal(player, total) for player, total in zip(players, totals)],
         ))

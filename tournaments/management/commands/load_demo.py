@@ -79,8 +79,9 @@ class Command(BaseCommand):
                         services.table_create(round_=round_, players=players[start:start + size], by_user=organiser,
                                               via="command")
                         start += size
-                else:  # later rounds: the seating draw, as an organiser would make it
-                    draw_preview(round_, by_user=organiser, seed=number, via="command")
+                else:  # later rounds: the seating draw of round 1's players, as an organiser would make it
+                    draw_preview(round_, by_user=organiser, seed=number, via="command",
+                                 players=[player.pk for player in players[:sum(sizes)]])
                     draw_publish(round_, by_user=organiser, via="command")
                 for table in round_.tables.order_by("number"):
                     play_session(table, game, rng, organiser)
