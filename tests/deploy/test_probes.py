@@ -64,7 +64,11 @@ def free_port() -> int:
 
 def start(command: list[str], port: int, env: dict) -> subprocess.Popen:
     """The server in a process of its own, once ``/livez`` answers."""
-    base = {key: value for key, value in os.environ.items() if key not in ("DJANGO_SETTINGS_MODULE", "CONN_MAX_AGE", "DB_POOL_SIZE")}
+    # Under pytest-xdist the test settings give each worker's processes that worker's Redis
+    # (STICH_TEST_REDIS_BASE): this server must keep the Redis it is given.
+    base = {key: value for key, value in os.environ.items()
+            if key not in ("DJANGO_SETTINGS_MODULE", "CONN_MAX_AGE", "DB_POOL_SIZE", "PYTEST_XDIST_WORKER",
+                           "STICH_TEST_REDIS_BASE", "CELERY_BROKER_URL", "CHANNEL_LAYER_URL", "CACHE_URL")}
     log = open(Path(tempfile.gettempdir()) / f"probe-server-{port}.log", "w")  # noqa: SIM115
     process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
                                env={**base, "DJANGO_SETTINGS_MODULE": "stich.test_settings", "DEBUG": "0", **env})

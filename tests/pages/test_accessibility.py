@@ -113,7 +113,7 @@ def page_url_names() -> set[str]:
     """The named URLs of the pages, the sheet, the console and the accounts (not the API, the admin)."""
     from django.urls import URLPattern, URLResolver, get_resolver
 
-    skipped = ("admin/", "api/", "healthz")
+    skipped = ("admin/", "api/", "healthz", "livez", "readyz")  # the probes answer JSON, not pages
     names = set()
 
     def walk(patterns, namespace, top=True):
