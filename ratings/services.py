@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from dataclasses import dataclass
 from datetime import datetime
 from functools import reduce
@@ -37,9 +38,11 @@ from django.db.models.functions import RowNumber
 from tournaments import policy
 from tournaments.models import Seat, Session
 
-from . import league, model
+from . import league, model, outlook
 from .models import Pool, PoolEntry, Rating, RatingHistory
 from .selectors import TREND_EVENTS
+
+log = logging.getLogger(__name__)
 
 MANY = 900  # above this many ids, read the whole game rather than a list of ids (SQLite's limits)
 FEW = 8  # up to this many players (a table), their newest rating events are read one player at a time
@@ -136,7 +139,19 @@ def pool_sync(
         pool.hidden = json.dumps(hidden)
         pool.save(update_fields=["hidden", "updated_at"])
         _unmark(marked)
+        # The writer warms the chances' scale itself (fitted once per block of the pool, cached),
+        # after its commit: the first page after a sync or ``recompute_ratings`` does not pay the fit.
+        transaction.on_commit(lambda: _warm_chances(game))
         return {"game": game, "rolled_back": rolled_back, "rated": len(wanted), "pool": start + len(wanted)}
+
+
+def _warm_chances(game: str) -> None:
+    """Fit (and cache) the scale the pool's chances are computed with; a failure costs the first
+    page the fit, never the sync."""
+    try:
+        outlook.pool_scale(game)
+    except Exception:  # noqa: BLE001 - the cache or a fit that failed: a page fits it again
+        log.warning("could not warm the win chances' scale of %s", game, exc_info=True)
 
 
 def _compare_all(game: str, from_scratch: bool) -> tuple[int, list[RatedSession]]:

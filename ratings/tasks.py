@@ -1,14 +1,12 @@
 """Celery tasks of the ratings: fetch ids, call the service (HackSoft). Idempotent by design."""
 from celery import shared_task
 
-from . import outbox, outlook
+from . import outbox
 
 
 @shared_task(name="ratings.pool_sync", acks_late=True)
 def pool_sync(game: str) -> dict:
-    result = outbox.sync(game)
-    outlook.pool_scale(game)  # fit the chances' scale when the pool has grown by a block (cached)
-    return result
+    return outbox.sync(game)  # the sync warms the chances' scale itself (ratings.services)
 
 
 @shared_task(name="ratings.catch_up", acks_late=True, ignore_result=True)
