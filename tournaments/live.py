@@ -37,6 +37,8 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.urls import path
 from django.utils import translation
@@ -45,6 +47,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from . import policy
+from .models import Event, Hand, Round, Seat, Session, Table
 from .signals import results_visibility_changed, table_results_changed
 
 log = logging.getLogger(__name__)
@@ -265,6 +268,73 @@ def _table_results_changed(sender, event_id: int, table_id: int, held: bool, **k
 @receiver(results_visibility_changed, dispatch_uid="live_results_visibility_changed")
 def _results_visibility_changed(sender, event_id: int, **kwargs) -> None:
     announce(event_id, public=True)
+
+
+def _cached(instance, name: str):
+    """The related row ``name`` when it was read with ``instance`` (no query), else None."""
+    return instance._state.fields_cache.get(name)
+
+
+def _event_of(instance) -> int | None:
+    """The event a row of the tables the pages show belongs to: from the related rows read with it
+    when there are, else one query."""
+    if isinstance(instance, Event):
+        return instance.pk
+    if isinstance(instance, Round):
+        return instance.event_id
+    if isinstance(instance, Table):
+        round_ = _cached(instance, "round")
+        return round_.event_id if round_ is not None else (
+            Round.objects.filter(pk=instance.round_id).values_list("event_id", flat=True).first())
+    if isinstance(instance, Seat | Session):
+        table = _cached(instance, "table")
+        if table is not None:
+            return _event_of(table)
+        return Table.objects.filter(pk=instance.table_id).values_list("round__event_id", flat=True).first()
+    if isinstance(instance, Hand):
+        session = _cached(instance, "session")
+        if session is not None:
+            return _event_of(session)
+        return Session.objects.filter(pk=instance.session_id).values_list("table__round__event_id", flat=True).first()
+    return None
+
+
+def changed(event_id: int, *, now: bool = True) -> None:
+    """What the event's pages show changed (in the caller's transaction): after the commit its
+    version is bumped and its pages told, once per transaction and event. ``now``: bump the
+    version at once as well (a page read later in the same transaction, or in a test that never
+    commits, is rendered anew); the bump after the commit makes stale whatever was rendered
+    between the two."""
+    connection = transaction.get_connection()
+    if not connection.in_atomic_block:
+        announce(event_id, public=True)
+        return
+    if now:
+        bump_version(event_id)
+    if any(getattr(call, "live_event", None) == event_id for _, call, _ in connection.run_on_commit):
+        return
+
+    def tell():
+        announce(event_id, public=True)
+    tell.live_event = event_id
+    transaction.on_commit(tell)
+
+
+SHOWN = (Event, Round, Table, Seat, Session, Hand)
+
+
+@receiver(post_save, dispatch_uid="live_row_saved")
+@receiver(post_delete, dispatch_uid="live_row_deleted")
+def _row_changed(sender, instance, raw=False, **kwargs) -> None:
+    """A row the pages show was written (a draw published, an event or round edited, an import, the
+    admin, a correction): the event's fragments of the version before are stale. A session's or a
+    hand's row is bumped after the commit only: the hand's own path must not wait for the cache in
+    its transaction (it announces itself, ``table_results_changed``)."""
+    if raw or sender not in SHOWN:
+        return
+    event_id = _event_of(instance)
+    if event_id is not None:
+        changed(event_id, now=sender not in (Session, Hand))
 
 
 # What a channel layer raises when its server cannot be reached (redis-py's errors, and the socket's).

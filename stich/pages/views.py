@@ -31,7 +31,7 @@ from ratings.outlook import (
 from ratings.selectors import displayed, leaderboard, player_history
 from ratings.templatetags.chances import outlook_view, percent
 from tournaments import live, policy
-from tournaments.models import Club, Event, Player, Seat, Session, Table
+from tournaments.models import Club, Event, Player, Round, Seat, Session, Table
 from tournaments.standings import room
 from tournaments.standings.display import (
     METRIC_HELP,
@@ -123,6 +123,24 @@ def standings_context(event: Event, visibility: policy.Visibility | None = None,
 TABLES_PAGE = 12
 
 
+def held_seating(event: Event, after: int | None = None) -> list[dict]:
+    """The rounds of the event whose results an organiser holds back (numbered above ``after``
+    when given), with where everybody sits: tables, seats and the players' public names, nothing
+    of their results (the room needs to know where to sit while the results wait). Three queries."""
+    rounds = Round.objects.filter(event=event, results_held=True, tables__isnull=False).distinct().order_by("number")
+    if after is not None:
+        rounds = rounds.filter(number__gt=after)
+    rounds = list(rounds.prefetch_related(Prefetch("tables", queryset=Table.objects.order_by("number").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.order_by("position"))))))
+    if not rounds:
+        return []
+    names = policy.public().names({seat.player_id for round_ in rounds for table in round_.tables.all()
+                                   for seat in table.seats.all()})
+    return [{"number": round_.number, "tables": [
+        {"number": table.number, "names": [names.get(seat.player_id, "") for seat in table.seats.all()]}
+        for table in round_.tables.all()]} for round_ in rounds]
+
+
 def rounds_context(event: Event, tables: int = 1) -> dict:
     """The event's public tables a page at a time (``tables``: the page), each with its sessions'
     totals and its chances, and the upset of the evening among them. A constant number of queries
@@ -146,7 +164,8 @@ def rounds_context(event: Event, tables: int = 1) -> dict:
     results = {result.session.pk: result for result in read}
     players = {seat.player_id: seat.player for round_ in rounds for table in round_.shown_tables
                for seat in table.seats.all()}
-    names = policy.public().names(players.values())
+    names = policy.public().names(players.values())  # the transfers' players sit at these tables
+    table_numbers = {table.pk: table.number for round_ in rounds for table in round_.shown_tables}
 
     round_views = []
     for round_ in rounds:
@@ -180,8 +199,11 @@ def rounds_context(event: Event, tables: int = 1) -> dict:
                    "previous": table_page.previous_page_number() if table_page.has_previous() else None,
                    "next": table_page.next_page_number() if table_page.has_next() else None,
                    } if table_page.has_other_pages() else None
+    maumau = event.game == "maumau"
     return {"rounds": round_views, "session_word": session_word(event.game), "tables_page": tables_page,
-            "upset": upset_view(shown_tables, outlooks, names)}
+            "upset": upset_view(shown_tables, outlooks, names), "held": held_seating(event),
+            "event": event, "maumau": maumau,
+            "series": money_views(event, read, names, players, table_numbers) if maumau else []}
 
 
 # The public pages' live regions, as ``tournaments.live`` renders them once per version and language
@@ -192,25 +214,42 @@ def _public_event(event_id: int) -> Event | None:
     return public_events().select_related("series").filter(pk=event_id).first()
 
 
+def _render_screen(event: Event, page: int) -> str:
+    return render_to_string("pages/_screen.html", screen_context(event, page=page))
+
+
+def _render_standings(event: Event, page: int) -> str:
+    return render_to_string("pages/_standings.html", standings_context(event, page=page))
+
+
+def _render_rounds(event: Event, page: int) -> str:
+    return render_to_string("pages/_rounds.html", rounds_context(event, tables=page))
+
+
+RENDERERS = {"screen": _render_screen, "standings": _render_standings, "rounds": _render_rounds}
+
+
 def screen_fragment(event_id: int, page: int = 1) -> str | None:
     event = _public_event(event_id)
-    return None if event is None else render_to_string("pages/_screen.html", screen_context(event, page=page))
+    return None if event is None else _render_screen(event, page)
 
 
 def standings_fragment(event_id: int, page: int = 1) -> str | None:
     event = _public_event(event_id)
-    return None if event is None else render_to_string("pages/_standings.html", standings_context(event, page=page))
+    return None if event is None else _render_standings(event, page)
 
 
 def rounds_fragment(event_id: int, page: int = 1) -> str | None:
     event = _public_event(event_id)
-    return None if event is None else render_to_string("pages/_rounds.html", rounds_context(event, tables=page))
+    return None if event is None else _render_rounds(event, page)
 
 
 def _fragment(request, event: Event, name: str, page: int) -> tuple[str, int | None]:
     """A live region of the event as the public sees it, from the cache of its version
-    (``tournaments.live.fragment``): rendered once per change and language for every reader."""
-    html, version = live.fragment(event.pk, name, language=get_language(), page=page)
+    (``tournaments.live.fragment``): rendered once per change and language for every reader
+    (here with the event already read)."""
+    html, version = live.fragment(event.pk, name, language=get_language(), page=page,
+                                  render=lambda: RENDERERS[name](event, page))
     return mark_safe(html or ""), version  # rendered by Django's templates, escaped there
 
 
@@ -236,25 +275,15 @@ def event_detail(request, pk: int):
     maumau = event.game == "maumau"
     standings_html, version = _fragment(request, event, "standings", page)
     rounds_html, _ = _fragment(request, event, "rounds", tables)
-    series_views = money_views(event) if maumau else []
     return render(request, "pages/event.html", {
-        "event": event, "maumau": maumau, "game_name": GAMES[event.game].name, "series": series_views,
-        "games": games(), "standings_html": standings_html, "rounds_html": rounds_html, "live_version": version,
+        "event": event, "maumau": maumau, "game_name": GAMES[event.game].name, "games": games(), "standings_html": standings_html, "rounds_html": rounds_html, "live_version": version,
         "standings_page_number": page if page > 1 else None, "tables_page_number": tables if tables > 1 else None,
     })
 
 
-def money_views(event: Event) -> list[dict]:
-    """The Maumau event's transfers per finished series, as the public sees them."""
-    read = session_results(event, visibility=policy.public())
+def money_views(event: Event, read: list, names: dict, players: dict, table_numbers: dict) -> list[dict]:
+    """The Maumau transfers of the sessions read (``read``: those of the tables shown), per series."""
     money_document = event_money(event, visibility=policy.public(), results=read)
-    player_ids = set()
-    for series in money_document["series"]:
-        player_ids |= {t["from"] for t in series["transfers"]} | {t["to"] for t in series["transfers"]}
-    players = {p.pk: p for p in Player.objects.filter(pk__in=player_ids)}
-    names = policy.public().names(players.values())
-    table_numbers = dict(Table.objects.filter(pk__in={s["table"] for s in money_document["series"]})
-                         .values_list("pk", "number"))
     return [{
         "session": series["session"], "round": series["round"], "table": table_numbers.get(series["table"]),
         "transfers": [
@@ -344,6 +373,8 @@ def screen_context(event: Event, page: int = 1) -> dict:
                            "chance": None if table.hands else chances.get(seat.player)}
                           for seat in table.seats],
             })
+    # A newer round whose results are held back still shows where everybody sits.
+    held = held_seating(event, after=progress.round_number if progress is not None else None)
     series = None
     if event.series_id is not None and public.series().filter(pk=event.series_id).exists():
         whole = series_context(event.series)
@@ -351,7 +382,7 @@ def screen_context(event: Event, page: int = 1) -> dict:
                   "more": max(0, len(whole["standings"]) - SCREEN_SERIES_ROWS)}
     return {
         **context, "game_name": GAMES[event.game].name, "screen": True, "moves": previous is not None,
-        "previous_round": previous, "series_top": series,
+        "previous_round": previous, "series_top": series, "held": held[-1] if held else None,
         "progress": progress and {"round": progress.round_number, "finished": progress.finished,
                                   "total": len(progress.tables), "tables": tables},
         "latest": [
@@ -370,7 +401,7 @@ def event_screen(request, pk: int):
     kept up to date by server push (static/stich/live.js) without reloading: the whole screen is
     one fragment (``?fragment=screen``), rendered once per change and language and sent to every
     screen over its socket (``tournaments.live``), or read from the same cache when asked for."""
-    event = get_object_or_404(public_events().select_related("club"), pk=pk)
+    event = get_object_or_404(public_events().select_related("club", "series"), pk=pk)
     page = _page_number(request)
     if request.GET.get("fragment") in ("screen", "standings"):
         return _fragment_response(request, event, "screen", page)
