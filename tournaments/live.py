@@ -47,7 +47,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from . import policy
-from .models import Event, Hand, Round, Seat, Session, Table
+from .models import Event, Player, Round, Seat, Session, Table, Transfer
 from .signals import results_visibility_changed, table_results_changed
 
 log = logging.getLogger(__name__)
@@ -275,28 +275,28 @@ def _cached(instance, name: str):
     return instance._state.fields_cache.get(name)
 
 
-def _event_of(instance) -> int | None:
-    """The event a row of the tables the pages show belongs to: from the related rows read with it
+def _events_of(instance) -> list[int]:
+    """The events a row of the tables the pages show belongs to: from the related rows read with it
     when there are, else one query."""
     if isinstance(instance, Event):
-        return instance.pk
+        return [instance.pk]
     if isinstance(instance, Round):
-        return instance.event_id
+        return [instance.event_id]
     if isinstance(instance, Table):
         round_ = _cached(instance, "round")
-        return round_.event_id if round_ is not None else (
-            Round.objects.filter(pk=instance.round_id).values_list("event_id", flat=True).first())
-    if isinstance(instance, Seat | Session):
+        if round_ is not None:
+            return [round_.event_id]
+        return list(Round.objects.filter(pk=instance.round_id).values_list("event_id", flat=True))
+    if isinstance(instance, Seat):
         table = _cached(instance, "table")
         if table is not None:
-            return _event_of(table)
-        return Table.objects.filter(pk=instance.table_id).values_list("round__event_id", flat=True).first()
-    if isinstance(instance, Hand):
-        session = _cached(instance, "session")
-        if session is not None:
-            return _event_of(session)
-        return Session.objects.filter(pk=instance.session_id).values_list("table__round__event_id", flat=True).first()
-    return None
+            return _events_of(table)
+        return list(Table.objects.filter(pk=instance.table_id).values_list("round__event_id", flat=True))
+    if isinstance(instance, Transfer):
+        return list(Session.objects.filter(pk=instance.session_id).values_list("table__round__event_id", flat=True))
+    if isinstance(instance, Player):  # a name changed, initials asked for, anonymised
+        return list(Round.objects.filter(tables__seats__player=instance.pk).values_list("event_id", flat=True).distinct())
+    return []
 
 
 def changed(event_id: int, *, now: bool = True) -> None:
@@ -320,21 +320,20 @@ def changed(event_id: int, *, now: bool = True) -> None:
     transaction.on_commit(tell)
 
 
-SHOWN = (Event, Round, Table, Seat, Session, Hand)
+# The rows whose writes change what the pages show, besides a table's hands (which the hand's own
+# path announces, ``table_results_changed``, outside its transaction).
+SHOWN = (Event, Round, Table, Seat, Transfer, Player)
 
 
 @receiver(post_save, dispatch_uid="live_row_saved")
 @receiver(post_delete, dispatch_uid="live_row_deleted")
 def _row_changed(sender, instance, raw=False, **kwargs) -> None:
-    """A row the pages show was written (a draw published, an event or round edited, an import, the
-    admin, a correction): the event's fragments of the version before are stale. A session's or a
-    hand's row is bumped after the commit only: the hand's own path must not wait for the cache in
-    its transaction (it announces itself, ``table_results_changed``)."""
+    """A row the pages show was written (a draw published, an event or round edited, a player
+    renamed, a payment ticked, the admin): the event's fragments of the version before are stale."""
     if raw or sender not in SHOWN:
         return
-    event_id = _event_of(instance)
-    if event_id is not None:
-        changed(event_id, now=sender not in (Session, Hand))
+    for event_id in _events_of(instance):
+        changed(event_id)
 
 
 # What a channel layer raises when its server cannot be reached (redis-py's errors, and the socket's).

@@ -186,7 +186,7 @@ def test_a_held_round_still_shows_where_everybody_sits(evening):
     seating = screen.split('id="screen-seating"', 1)[1].split("</section>", 1)[0]
     assert 'data-held-round="3"' in screen and "results held back" in seating
     assert all(player.name in seating for player in (d, e, f)) and "437" not in screen
-    assert 'data-state="held"' in seating and "%" not in seating
+    assert 'data-held-table="1"' in seating and "%" not in seating
     page = Client().get(f"/events/{event.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     held = page.split('data-held-round="3"', 1)[1].split("</section>", 1)[0]
     assert all(player.name in held for player in (d, e, f)) and "437" not in page
