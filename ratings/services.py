@@ -35,7 +35,7 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
 
-from tournaments import policy
+from tournaments import live, policy
 from tournaments.models import Seat, Session
 
 from . import league, model, outlook
@@ -141,6 +141,8 @@ def pool_sync(
         _unmark(marked)
         # The writer warms the chances' scale itself (fitted once per block of the pool, cached),
         # after its commit: the first page after a sync or ``recompute_ratings`` does not pay the fit.
+        # The live pages' fragments show chances: their cache key moves with the ratings.
+        transaction.on_commit(lambda: live.ratings_changed(game))
         transaction.on_commit(lambda: _warm_chances(game))
         return {"game": game, "rolled_back": rolled_back, "rated": len(wanted), "pool": start + len(wanted)}
 

@@ -31,6 +31,17 @@ if os.environ.get("REDIS_URL") and os.environ.get("PYTEST_XDIST_WORKER", "").sta
 
 from .settings import *  # noqa: E402,F401,F403
 
+# A cache prefix of the run's own (kept in the environment, for the processes the tests start): a
+# Redis database outlives the run, and the next run's test database numbers its rows from 1 again,
+# so the live pages' versions and fragments of an earlier run's event must not answer for this
+# run's event of the same id (tests/console/test_push.py).
+if not os.environ.get("STICH_TEST_CACHE_PREFIX"):
+    import uuid
+
+    os.environ["STICH_TEST_CACHE_PREFIX"] = f"stich-test-{uuid.uuid4().hex[:12]}"
+CACHES = {name: {**options, "KEY_PREFIX": os.environ["STICH_TEST_CACHE_PREFIX"]}  # noqa: F405
+          for name, options in CACHES.items()}  # noqa: F405
+
 # Tests do not run collectstatic: serve static files by name, not from the hashed manifest.
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
 

@@ -1,9 +1,13 @@
 """Server push for the live pages: the room screen, the public event page and the console's board.
 
 When a table's results change (``signals.table_results_changed``, sent on commit after a hand is
-stored, corrected or voided) or a round is held back or released
-(``signals.results_visibility_changed``), the event's *version* is bumped (a counter in the shared
-cache) and the event's groups on the channel layer get a message naming it. Two groups per event:
+stored, corrected or voided), a round is held back or released
+(``signals.results_visibility_changed``) or anything else the event's pages show changes
+(``signals.event_shown_changed``: the services that write it announce it, on commit), the event's
+*version* is bumped at once (a counter in the shared cache) and the event's groups on the channel
+layer get a message naming it. The version moves with every change that moves a page, after its
+commit: a fragment is cached under the version read before its data, so no fragment of a version
+is older than the version's last change. Two groups per event:
 the public one hears of changes the public can see (not of hands in a held-back round), the
 organisers' one of every change.
 
@@ -36,9 +40,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
+from django.core.cache.backends.redis import RedisCache
 from django.db import transaction
-from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.urls import path
 from django.utils import translation
@@ -47,8 +51,12 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from . import policy
-from .models import Event, Player, Round, Seat, Session, Table, Transfer
-from .signals import results_visibility_changed, table_results_changed
+from .models import Event
+from .signals import (
+    event_shown_changed,
+    results_visibility_changed,
+    table_results_changed,
+)
 
 log = logging.getLogger(__name__)
 
@@ -57,8 +65,8 @@ log = logging.getLogger(__name__)
 
 PUBLIC, ORGANISERS = "public", "organisers"  # the audiences a fragment is rendered for
 
-# A fragment is kept this long in the shared cache: a change no signal announces (a player renamed)
-# shows within this time at most, and a screen that polls asks the renderer once per this time.
+# A fragment is kept this long in the shared cache (every change that moves a page bumps the version,
+# so this bounds only the memory: a version nobody asks for any more is forgotten).
 FRAGMENT_SECONDS = 60
 VERSION_SECONDS = 7 * 24 * 3600
 RENDER_LOCK_SECONDS = 10  # one renderer per fragment across the processes: the others wait so long at most
@@ -95,6 +103,16 @@ def bump_version(event_id: int) -> int | None:
     to a number a process may still hold a fragment of."""
     def bump():
         key = _version_key(event_id)
+        backend = caches[DEFAULT_CACHE_ALIAS]
+        if isinstance(backend, RedisCache):
+            # One round trip on the hand's commit path (Django's add and incr take three): made from
+            # the clock when missing, then counted on. Django's Redis cache stores integers as they
+            # are, so ``cache.get`` reads what INCR wrote.
+            stored = backend.make_and_validate_key(key)
+            with backend._cache.get_client(stored, write=True).pipeline(transaction=True) as pipe:
+                pipe.set(stored, int(time.time() * 1000), ex=VERSION_SECONDS, nx=True)
+                pipe.incr(stored)
+                return pipe.execute()[1]
         cache.add(key, int(time.time() * 1000), VERSION_SECONDS)
         try:
             return cache.incr(key)
@@ -102,6 +120,21 @@ def bump_version(event_id: int) -> int | None:
             cache.add(key, int(time.time() * 1000), VERSION_SECONDS)
             return cache.incr(key)
     return _cache_call(bump)
+
+
+def _ratings_key(game: str) -> str:
+    return f"live:ratings:{game}"
+
+
+def ratings_changed(game: str) -> None:
+    """The game's ratings changed (the rating writer's commit): the win chances every page of the
+    game shows may have moved, so its fragments are rendered anew (their key holds this count).
+    The pages are not told: they show the new chances with their next change or fetch."""
+    def bump():
+        key = _ratings_key(game)
+        cache.add(key, 0, None)
+        return cache.incr(key)
+    _cache_call(bump)
 
 
 def current_version(event_id: int) -> int | None:
@@ -127,13 +160,16 @@ def render_fragment(event_id: int, name: str, *, page: int = 1) -> str | None:
     return import_string(settings.LIVE_FRAGMENTS[name])(event_id, page=page)
 
 
-def fragment(event_id: int, name: str, *, language: str, version: int | None = None, page: int = 1,
+def fragment(event_id: int, name: str, *, language: str, game: str, version: int | None = None, page: int = 1,
              audience: str = PUBLIC, render=None) -> tuple[str | None, int | None]:
     """The fragment and the version it belongs to: from the shared cache when some process rendered
-    it for this (event, audience, version, language, page), else rendered here, once across the
-    processes (the first takes a lock, the others wait for its answer up to ``RENDER_WAIT_SECONDS``).
-    ``version``: the event's current one unless given. Without the cache it is rendered here.
-    ``render()``: the renderer (the public's fragment ``name`` unless given)."""
+    it for this (event, audience, version, the ratings of its ``game``, language, page), else
+    rendered here, once across the processes (the first takes a lock, the others wait for its
+    answer up to ``RENDER_WAIT_SECONDS``). ``version``: the event's current one unless given.
+    Without the cache it is rendered here. ``render()``: the renderer (the public's fragment
+    ``name`` unless given). Every input of the HTML is in the key: what the event's writes change
+    (the version), the win chances (the game's ratings, ``ratings_changed``), the language, the
+    audience and the page; the renderers read nothing else (no user, no clock)."""
     if render is None:
         def render():
             return render_fragment(event_id, name, page=page)
@@ -145,7 +181,15 @@ def fragment(event_id: int, name: str, *, language: str, version: int | None = N
             return render()
     if version is None:
         return rendered(), None
-    key = f"live:fragment:{event_id}:{audience}:{version}:{language}:{name}:{page}"
+    if transaction.get_connection().in_atomic_block:
+        # Inside a transaction the renderer may see writes of that transaction, not committed and
+        # perhaps never to be (the version is bumped at their commit): such a fragment is neither
+        # shared nor read from the cache, whose fragments may predate those writes.
+        return rendered(), version
+    ratings = _cache_call(lambda: cache.get(_ratings_key(game), 0), None)
+    if ratings is None:
+        return rendered(), version
+    key = f"live:fragment:{event_id}:{audience}:{version}:{ratings}:{language}:{name}:{page}"
     missing = object()
     found = _cache_call(lambda: cache.get(key, missing), missing)
     if found is not missing:
@@ -185,16 +229,18 @@ def announce(event_id: int, *, public: bool) -> None:
     waiting (``_Sender``). The in-memory layer (one process: ``runserver``, tests) is sent to at
     once, on the caller's loop.
     """
+    # The version is bumped here, at once (after the change's commit, before anything else reads
+    # the pages): a page read after the write never finds the fragments of the version before it.
+    version = bump_version(event_id)
     layer = get_channel_layer()
     if layer is None:
         return
     try:
         if isinstance(layer, InMemoryChannelLayer):
-            version = bump_version(event_id)
             for group in _groups(event_id, public):
                 async_to_sync(layer.group_send)(group, _message(event_id, version))
         else:
-            _sender.send(layer, event_id, public)
+            _sender.send(layer, event_id, public, version)
     except Exception:  # noqa: BLE001 - the channel layer's failures are many (Redis down, loop closed)
         log.exception("could not announce the results of event %s to its live pages", event_id)
 
@@ -224,7 +270,8 @@ class _Sender:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pid: int | None = None
-        self._pending: dict[int, bool] = {}  # event -> whether the public hears it too
+        # event -> whether the public hears it too, and the newest version bumped (None: unknown)
+        self._pending: dict[int, tuple[bool, int | None]] = {}
 
     def loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
@@ -234,23 +281,22 @@ class _Sender:
                 self._loop, self._pid, self._pending = loop, os.getpid(), {}
             return self._loop
 
-    def send(self, layer, event_id: int, public: bool) -> None:
+    def send(self, layer, event_id: int, public: bool, version: int | None = None) -> None:
         loop = self.loop()
         with self._lock:
             if event_id in self._pending:
                 # Already on its way: this change rides along (no wake-up of the loop).
-                self._pending[event_id] = self._pending[event_id] or public
+                was_public, was = self._pending[event_id]
+                self._pending[event_id] = (was_public or public, max(was, version) if was and version else None)
                 return
-            self._pending[event_id] = public
+            self._pending[event_id] = (public, version)
         loop.call_soon_threadsafe(
             loop.call_later, COALESCE_SECONDS, lambda: loop.create_task(self._deliver(layer, event_id)))
 
     async def _deliver(self, layer, event_id: int) -> None:
         with self._lock:
-            public = self._pending.pop(event_id)
+            public, version = self._pending.pop(event_id)
         try:
-            # In a thread: a cache that cannot be reached must not stop this loop's other sends.
-            version = await asyncio.get_running_loop().run_in_executor(None, bump_version, event_id)
             for group in _groups(event_id, public):
                 await layer.group_send(group, _message(event_id, version))
         except Exception:  # noqa: BLE001 - as in announce()
@@ -263,77 +309,26 @@ _sender = _Sender()
 @receiver(table_results_changed, dispatch_uid="live_table_results_changed")
 def _table_results_changed(sender, event_id: int, table_id: int, held: bool, **kwargs) -> None:
     announce(event_id, public=not held)
+    if not held:
+        # The room screens of the other events of its series show the series' top, which this
+        # hand may move: their versions move too.
+        for other in _series_siblings(event_id):
+            announce(other, public=True)
+
+
+def _series_siblings(event_id: int) -> list[int]:
+    """The other events of the event's series (none when it counts for no series). One query."""
+    return list(Event.objects.filter(series__events=event_id).exclude(pk=event_id).values_list("pk", flat=True))
+
+
+@receiver(event_shown_changed, dispatch_uid="live_event_shown_changed")
+def _event_shown_changed(sender, event_id: int, **kwargs) -> None:
+    announce(event_id, public=True)
 
 
 @receiver(results_visibility_changed, dispatch_uid="live_results_visibility_changed")
 def _results_visibility_changed(sender, event_id: int, **kwargs) -> None:
     announce(event_id, public=True)
-
-
-def _cached(instance, name: str):
-    """The related row ``name`` when it was read with ``instance`` (no query), else None."""
-    return instance._state.fields_cache.get(name)
-
-
-def _events_of(instance) -> list[int]:
-    """The events a row of the tables the pages show belongs to: from the related rows read with it
-    when there are, else one query."""
-    if isinstance(instance, Event):
-        return [instance.pk]
-    if isinstance(instance, Round):
-        return [instance.event_id]
-    if isinstance(instance, Table):
-        round_ = _cached(instance, "round")
-        if round_ is not None:
-            return [round_.event_id]
-        return list(Round.objects.filter(pk=instance.round_id).values_list("event_id", flat=True))
-    if isinstance(instance, Seat):
-        table = _cached(instance, "table")
-        if table is not None:
-            return _events_of(table)
-        return list(Table.objects.filter(pk=instance.table_id).values_list("round__event_id", flat=True))
-    if isinstance(instance, Transfer):
-        return list(Session.objects.filter(pk=instance.session_id).values_list("table__round__event_id", flat=True))
-    if isinstance(instance, Player):  # a name changed, initials asked for, anonymised
-        return list(Round.objects.filter(tables__seats__player=instance.pk).values_list("event_id", flat=True).distinct())
-    return []
-
-
-def changed(event_id: int, *, now: bool = True) -> None:
-    """What the event's pages show changed (in the caller's transaction): after the commit its
-    version is bumped and its pages told, once per transaction and event. ``now``: bump the
-    version at once as well (a page read later in the same transaction, or in a test that never
-    commits, is rendered anew); the bump after the commit makes stale whatever was rendered
-    between the two."""
-    connection = transaction.get_connection()
-    if not connection.in_atomic_block:
-        announce(event_id, public=True)
-        return
-    if now:
-        bump_version(event_id)
-    if any(getattr(call, "live_event", None) == event_id for _, call, _ in connection.run_on_commit):
-        return
-
-    def tell():
-        announce(event_id, public=True)
-    tell.live_event = event_id
-    transaction.on_commit(tell)
-
-
-# The rows whose writes change what the pages show, besides a table's hands (which the hand's own
-# path announces, ``table_results_changed``, outside its transaction).
-SHOWN = (Event, Round, Table, Seat, Transfer, Player)
-
-
-@receiver(post_save, dispatch_uid="live_row_saved")
-@receiver(post_delete, dispatch_uid="live_row_deleted")
-def _row_changed(sender, instance, raw=False, **kwargs) -> None:
-    """A row the pages show was written (a draw published, an event or round edited, a player
-    renamed, a payment ticked, the admin): the event's fragments of the version before are stale."""
-    if raw or sender not in SHOWN:
-        return
-    for event_id in _events_of(instance):
-        changed(event_id)
 
 
 # What a channel layer raises when its server cannot be reached (redis-py's errors, and the socket's).
@@ -418,11 +413,11 @@ class _LiveSocket(AsyncJsonWebsocketConsumer):
             return {}
         found = {}
         for name in self.push:
-            key = (event_id, name, version, self.language)
+            key = (event_id, name, version, self.language)  # (a memo of one message's moment)
             task = self._fragments.get(key)
             if task is None or task.get_loop() is not asyncio.get_running_loop():
                 task = asyncio.ensure_future(database_sync_to_async(fragment)(
-                    event_id, name, language=self.language, version=version))
+                    event_id, name, language=self.language, game=self.game, version=version))
                 self._fragments[key] = task
                 while len(self._fragments) > self.FRAGMENTS_KEPT:
                     self._fragments.popitem(last=False)
@@ -439,6 +434,7 @@ class _LiveSocket(AsyncJsonWebsocketConsumer):
 
     language = settings.LANGUAGE_CODE
     push: tuple[str, ...] = ()
+    game = ""
 
     async def _join(self, groups) -> bool:
         try:
@@ -520,6 +516,7 @@ class EventConsumer(_LiveSocket):
         event = visibility.events().filter(pk=self.event_id).first()
         if event is None:
             return False, False
+        self.game = event.game  # the fragments' key names the game's ratings
         return True, visibility.organises(event)
 
     async def disconnect(self, code):

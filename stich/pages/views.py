@@ -248,7 +248,7 @@ def _fragment(request, event: Event, name: str, page: int) -> tuple[str, int | N
     """A live region of the event as the public sees it, from the cache of its version
     (``tournaments.live.fragment``): rendered once per change and language for every reader
     (here with the event already read)."""
-    html, version = live.fragment(event.pk, name, language=get_language(), page=page,
+    html, version = live.fragment(event.pk, name, language=get_language(), game=event.game, page=page,
                                   render=lambda: RENDERERS[name](event, page))
     return mark_safe(html or ""), version  # rendered by Django's templates, escaped there
 

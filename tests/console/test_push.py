@@ -382,11 +382,11 @@ def test_a_hand_is_stored_and_announced_when_the_cache_cannot_be_reached(world, 
     event = world.events["mu"]
     table = event.rounds.get(number=1).tables.order_by("number").first()
 
-    def down(*args, **kwargs):
-        raise ConnectionError("the cache is down")
-
-    for name in ("get", "add", "incr", "set", "get_many", "set_many"):
-        monkeypatch.setattr(cache, name, down)
+    # A cache whose server cannot be reached (nothing listens on that port).
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": "redis://127.0.0.1:9/0", "OPTIONS": {"socket_connect_timeout": 0.5}}}
+    with pytest.raises(Exception):
+        cache.get("anything")
     monkeypatch.setattr(live, "_cache_down_until", 0.0)
     monkeypatch.setattr(outlook, "_cache_down_until", 0.0)
 
@@ -415,9 +415,8 @@ def test_a_polled_fragment_is_rendered_once_per_version(world, settings, monkeyp
 
     event = world.events["mu"]
     rendered = []
-    screen = views.screen_fragment
-    monkeypatch.setattr(views, "screen_fragment", lambda event_id, page=1: rendered.append(page) or screen(event_id, page=page))
-    live.bump_version(event.pk)  # (a Redis the tests share may hold an earlier test's event of this id)
+    screen = views.screen_context  # what every rendering of the screen's fragment reads
+    monkeypatch.setattr(views, "screen_context", lambda event, page=1: rendered.append(page) or screen(event, page=page))
     first = client.get(f"/events/{event.pk}/screen/?fragment=screen")
     second = client.get(f"/events/{event.pk}/screen/?fragment=screen")
     assert first.status_code == second.status_code == 200 and first.content == second.content
@@ -425,3 +424,105 @@ def test_a_polled_fragment_is_rendered_once_per_version(world, settings, monkeyp
     live.bump_version(event.pk)
     third = client.get(f"/events/{event.pk}/screen/?fragment=screen")
     assert int(third["X-Live-Version"]) > int(first["X-Live-Version"]) and len(rendered) == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_write_that_moves_a_page_moves_its_version(world, settings, client):
+    """The services that change what the public pages show announce it on commit: the event's
+    version moves, the public hears one message per write, and the page read after the write is
+    the new one, never the cached one of the version before (a player renamed, an event renamed,
+    a table added, a round held back; a hand in another event of the series moves its screen)."""
+    from django.db import transaction
+
+    from tournaments import live, services
+    from tournaments.results import services as results
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    layer = get_channel_layer()
+    event, other = world.events["mu"], world.other_event
+    series = services.series_create(by_user=world.club_organiser, club=world.club, name="Season", game="mu")
+    for each in (event, other):
+        services.event_update(event=each, by_user=world.club_organiser, series=series)
+
+    async def listen():
+        channel = await layer.new_channel()
+        await layer.group_add(live.public_group(event.pk), channel)
+        return channel
+
+    channel = async_to_sync(listen)()
+
+    def heard() -> int:
+        count = 0
+
+        async def drain():
+            nonlocal count
+            while True:
+                try:
+                    await asyncio.wait_for(layer.receive(channel), 0.2)
+                except Exception:  # noqa: BLE001 - a timeout ends the drain
+                    return
+                count += 1
+
+        async_to_sync(drain)()
+        return count
+
+    def screen() -> tuple[str, int]:
+        response = client.get(f"/events/{event.pk}/screen/?fragment=screen", HTTP_ACCEPT_LANGUAGE="en")
+        return response.content.decode(), int(response["X-Live-Version"])
+
+    page, version = screen()
+    assert screen() == (page, version)  # cached: the same version, the same fragment
+    player = world.players[0]
+    writes = [
+        ("a player renamed", lambda: services.player_update(player=player, by_user=world.club_organiser,
+                                                            name="Zacharias Quist"), "Zacharias Quist"),
+        ("the event renamed", lambda: services.event_update(event=event, by_user=world.organiser,
+                                                            name="Grand Prix of Wurst"), None),
+        ("a round with a table", lambda: services.table_create(
+            round_=services.round_create(event=event, by_user=world.organiser), players=world.players[:4],
+            by_user=world.organiser), None),
+        ("the round held back", lambda: services.round_set_results_held(
+            round_=event.rounds.get(number=2), held=True, by_user=world.organiser), 'data-held-round="2"'),
+    ]
+    for what, write, shown in writes:
+        write()
+        assert heard() >= 1, what
+        page, newer = screen()
+        assert newer > version, what
+        assert shown is None or shown in page, what
+        version = newer
+    assert heard() == 0
+    with transaction.atomic():
+        services.table_create(round_=services.round_create(event=event, by_user=world.organiser),
+                              players=world.players[4:8], by_user=world.organiser)
+    assert heard() == 1  # one message for a transaction of two writes
+    services.table_create(round_=services.round_create(event=other, by_user=world.club_organiser),
+                          players=world.players[4:8], by_user=world.club_organiser)
+    assert heard() == 0  # another event's seating
+    version = screen()[1]
+    table = other.rounds.get(number=1).tables.get()
+    results.hand_submit(table_id=table.pk, entry=results.Entry(next_record("mu", random.Random(1), 4, None,
+                                                                            table.first_dealer)), by_user=world.club_organiser)
+    assert heard() == 1 and screen()[1] > version  # the series' top on this event's screen may have moved
+
+
+@pytest.mark.django_db(transaction=True)
+def test_new_ratings_render_the_fragments_anew(world, client, monkeypatch):
+    """The pages' win chances come from the ratings, which the rating writer changes after the
+    hand's commit: the cached fragments are keyed by the game's ratings too, so the page read
+    after a rating sync is rendered anew (an unchanged event version notwithstanding)."""
+    from stich.pages import views
+    from tournaments import live
+
+    event = world.events["mu"]
+    rendered = []
+    screen = views.screen_context
+    monkeypatch.setattr(views, "screen_context", lambda event, page=1: rendered.append(page) or screen(event, page=page))
+    url = f"/events/{event.pk}/screen/?fragment=screen"
+    first = client.get(url)["X-Live-Version"]
+    assert client.get(url)["X-Live-Version"] == first and len(rendered) == 1
+    live.ratings_changed("lut")  # another game's ratings: nothing moves
+    client.get(url)
+    assert len(rendered) == 1
+    live.ratings_changed("mu")
+    assert client.get(url)["X-Live-Version"] == first and len(rendered) == 2
