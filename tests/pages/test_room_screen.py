@@ -190,3 +190,14 @@ def test_a_held_round_still_shows_where_everybody_sits(evening):
     page = Client().get(f"/events/{event.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     held = page.split('data-held-round="3"', 1)[1].split("</section>", 1)[0]
     assert all(player.name in held for player in (d, e, f)) and "437" not in page
+
+
+def test_a_held_rounds_seating_speaks_german_and_finnish(evening):
+    """The held round's heading and the seating's note in the reader's language."""
+    event = evening["event"]
+    for language, heading, note in (("de", "Runde 3: Ergebnisse zurückgehalten", "Wer wo sitzt:"),
+                                    ("fi", "Kierros 3: tulokset pidätetty", "Kuka istuu missäkin:")):
+        screen = Client().get(f"/events/{event.pk}/screen/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert heading in screen, language
+        page = Client().get(f"/events/{event.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert heading in page and note in page, language
