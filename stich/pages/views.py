@@ -340,6 +340,13 @@ def _move_view(move: int | None) -> dict:
 SCREEN_SERIES_ROWS = 5
 
 
+def _addition(name: str) -> tuple[str, str] | None:
+    """A namesake's label split into his name and what tells him apart ("Max Müller (Köln)": the
+    room screen sets the addition on a line of its own, in smaller type), or None."""
+    base, bracket, addition = name.rpartition(" (")
+    return (base, bracket.strip() + addition) if bracket and base and name.endswith(")") else None
+
+
 def screen_context(event: Event, page: int = 1) -> dict:
     """Everything the room screen shows, as the public sees it (held rounds missing): the round's
     progress table by table, the standings with the change since the previous round, the latest
@@ -351,6 +358,8 @@ def screen_context(event: Event, page: int = 1) -> dict:
     if previous is not None:
         for row in context["standings"]:
             row["move"] = _move_view(moves.get(row["player_id"]))
+    for row in context["standings"]:
+        row["addition"] = _addition(row["name"])
     progress = round_progress(event, visibility=public)
     latest = room.latest_results(read)
     seen = {row["player_id"] for row in context["standings"]}
