@@ -22,6 +22,7 @@ def namesakes_money(transactional_db):
     """A Maumau evening of a club whose players include namesakes told apart by long additions,
     one table finished (its transfers owed), counting for a series of two events with a minimum
     of two (the players of one event only are listed below the minimum)."""
+    from django.db import transaction
     from django.utils import timezone
 
     from tests.conftest import make_user
@@ -44,11 +45,9 @@ def namesakes_money(transactional_db):
         round_ = services.round_create(event=event, by_user=organiser)
         for index in range(0, len(seated), 4):
             table = services.table_create(round_=round_, players=seated[index:index + 4], by_user=organiser)
-            play_table(table, rng=random.Random(index + len(events)), finished_at=timezone.now())
+            with transaction.atomic():  # (it rebuilds the series' kept standings, under their lock)
+                play_table(table, rng=random.Random(index + len(events)), finished_at=timezone.now())
         events.append(event)
-    from tournaments.standings.series_standings import refresh
-
-    refresh([series.pk])  # (play_table writes around the services)
     from tournaments.models import Transfer
     from tournaments.results.services import transfer_mark_paid
 
