@@ -312,14 +312,28 @@ def store_hand(hand: Hand, version: HandVersion, session: Session, fields: list[
     db = _db()
     changes = standings[2] if standings else []
     if db.vendor != "postgresql":
-        insert(hand)
+        series_id = None
+        if changes and db.features.can_return_columns_from_insert:
+            # SQLite: the series is read by the hand's INSERT (RETURNING), as on PostgreSQL by the
+            # one statement: after the database's write lock, and no statement of its own.
+            quote = db.ops.quote_name
+            sql = (_insert_sql(Hand, ("id",))
+                   + f", (SELECT series_id FROM {quote(Event._meta.db_table)} WHERE id = %s)")
+            with _cursor(db) as cursor:
+                cursor.execute(sql, [*_prepared_values(db, hand, _insert_fields(Hand), True), standings[0]])
+                hand.pk, series_id = cursor.fetchone()
+            hand._state.adding, hand._state.db = False, db.alias
+        else:
+            insert(hand)
         version.hand = hand  # its id is known now
         insert(version)
         if fields:
             update(session, fields)
         if changes:
             aggregates.apply(standings[0], standings[1], changes)
-            return Event.objects.filter(pk=standings[0]).values_list("series_id", flat=True).first()
+            if not db.features.can_return_columns_from_insert:
+                return Event.objects.filter(pk=standings[0]).values_list("series_id", flat=True).first()
+            return series_id
         return None
     for name in _SHARED:  # the first version is the hand as stored: its record is sent once
         ours, its = getattr(version, name), getattr(hand, name)
