@@ -30,10 +30,13 @@ statuses seen (5xx by status) and the time of each phase; exit status 1 when a c
 ``--json FILE`` writes the report as JSON.
 
 ``--screens`` room screens listen on the event's live channel (WebSockets through nginx to the
-live server) all along, as ``static/stich/live.js`` does: the push delay is, per accepted hand and
-screen, the time from the hand's answer to the screen's next message (announcements are
-coalesced per 0.1 s, so a message that a slightly earlier hand caused may count: the figure leans
-low under load); every screen must hear of the last hand (a message after it, or a fetch after
+live server) all along and do what ``static/stich/live.js`` does: each asks for the screen
+fragment (``?push=screen&lang=en``), puts the fragment a message carries in place, and fetches
+the screen's fragment (``?fragment=screen&v=``, answered from the version's cache) when a message
+carries none; the push delay is, per accepted hand and screen, the time from the hand's answer to
+the screen's next painted fragment (announcements are coalesced per 0.1 s, so a message that a
+slightly earlier hand caused may count: the figure leans low under load); fragments applied and
+fetches are counted; every screen must hear of the last hand (a fragment after it, or a fetch after
 reconnecting), and the channel layer must report no error when all screens close at once.
 """
 from __future__ import annotations
@@ -136,7 +139,10 @@ class Screens:
 
     def __init__(self, count: int, port: int, event_id: int):
         self.count, self.port, self.event_id = count, port, event_id
-        self.url = f"ws://127.0.0.1:{port}/ws/events/{event_id}/"
+        self.url = f"ws://127.0.0.1:{port}/ws/events/{event_id}/?lang=en&push=screen"
+        self.applied = 0  # fragments a message carried, put in place
+        self.fetched = 0  # fragments fetched (a message without one, or a socket open again)
+        self.shown: list[str] = [""] * count  # each screen's region, as live.js replaces it
         self.arrivals: list[list[float]] = [[] for _ in range(count)]  # messages, and fetches after reopening
         self.connected = [False] * count
         self.opened: list[list[float]] = [[] for _ in range(count)]  # when each screen's socket opened
@@ -163,12 +169,17 @@ class Screens:
 
         return asyncio.Event()
 
-    def _fetch(self) -> bool:
+    def _fetch(self, index: int = 0, version: int | None = None) -> bool:
+        """The screen's fragment as live.js fetches it (from the cache of the event's version)."""
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         try:
-            connection.request("GET", f"/api/v1/events/{self.event_id}/standings/")
+            connection.request("GET", f"/events/{self.event_id}/screen/?fragment=screen"
+                               + (f"&v={version}" if version else ""), headers={"Accept-Language": "en"})
             response = connection.getresponse()
-            response.read()
+            body = response.read()
+            if response.status == 200:
+                self.shown[index] = body.decode()
+                self.fetched += 1
             return response.status == 200
         except OSError:
             return False
@@ -189,14 +200,22 @@ class Screens:
                     pause = 0.5
                     if len(self.opened[index]) > 1:  # open again: fetch what changed meanwhile
                         sent = time.perf_counter()
-                        if await asyncio.to_thread(self._fetch):
+                        if await asyncio.to_thread(self._fetch, index):
                             self.arrivals[index].append(sent)
                         else:
                             self.refetch_failures += 1
                     while not self.stopping.is_set():
                         try:
-                            await asyncio.wait_for(socket_.recv(), timeout=0.5)
+                            text = await asyncio.wait_for(socket_.recv(), timeout=0.5)
                         except asyncio.TimeoutError:
+                            continue
+                        message = json.loads(text)
+                        fragment = (message.get("fragments") or {}).get("screen")
+                        if fragment is not None:  # live.js: the region's HTML replaced, no request
+                            self.shown[index] = fragment
+                            self.applied += 1
+                        elif not await asyncio.to_thread(self._fetch, index, message.get("version")):
+                            self.refetch_failures += 1
                             continue
                         self.arrivals[index].append(time.perf_counter())
             except Exception:  # noqa: BLE001 - dropped or refused: connect again
@@ -694,8 +713,27 @@ http {{
         def pct(values, q):
             return values[min(len(values) - 1, int(q * len(values)))] * 1000 if values else 0.0
 
+        # What the screens cost: every CPU-second of the live server, and of nginx and Redis (which
+        # also carry the hands: an upper bound), over the fragments the screens painted.
+        painted = self.screens.applied + self.screens.fetched
+        screen_cpu = sum(cpu.get(name, 0.0) for name in ("live", "nginx", "redis"))
+        per_screen_change_ms = 1000 * screen_cpu / painted if painted else None
+        hand_cpu_ms = 1000 * sum(spent for name, spent in per_hand_cpu.items() if name not in ("live",))
+        # A federation evening: 500 clubs of 6 tables, a hand per table every 200 s, a room screen
+        # and 10 phones per club (each change of a club's event reaches its 11 screens).
+        clubs, club_tables, pace, club_screens = 500, 6, 200.0, 11
+        hands_per_s = clubs * club_tables / pace
+        federation = {
+            "clubs": clubs, "tables_per_club": club_tables, "hand_every_s": pace, "screens_per_club": club_screens,
+            "hands_per_s": round(hands_per_s, 1),
+            "cores_hands": round(hands_per_s * hand_cpu_ms / 1000, 2),
+            "cores_screens": round(hands_per_s * club_screens * (per_screen_change_ms or 0) / 1000, 2),
+        }
+        federation["cores_total"] = round(federation["cores_hands"] + federation["cores_screens"], 2)
         report = {
-            "tables": self.args.tables, "duration_s": round(load["elapsed"], 1), "cores": os.cpu_count(),
+            "tables": self.args.tables,
+            "cpu_ms_per_screen_per_change": round(per_screen_change_ms, 3) if per_screen_change_ms else None,
+            "projection_federation_evening": federation, "duration_s": round(load["elapsed"], 1), "cores": os.cpu_count(),
             "hands_per_s": round(hands / load["elapsed"], 1),
             # Hands per CPU-second of the whole service = hands/s per core it keeps busy.
             "hands_per_s_per_core": round(hands / service_cpu, 1) if service_cpu else None,
@@ -715,6 +753,7 @@ http {{
                         "p95": round(pct(push, 0.95), 1)},
                         "saw_the_last_change": saw_last, "waited_for_the_last_change_s": round(waited, 1),
                         "reconnects": self.screens.reconnects, "refetch_failures": self.screens.refetch_failures,
+                        "fragments_applied": self.screens.applied, "fragments_fetched": self.screens.fetched,
                         "missed": missed[:10],
                         "layer_errors_on_mass_disconnect": disconnect_errors,
                         "live_server_errors": live_errors},

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import time
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
@@ -52,6 +53,26 @@ from .model import NEW_PLAYER
 from .models import PoolEntry, Rating, RatingHistory
 
 CACHE_SECONDS = 24 * 3600
+# After the shared cache failed, this process computes without it for so long (a Redis that is down
+# answers each command only after its connect timeout: a page must not wait for it at every table).
+CACHE_PAUSE_SECONDS = 5.0
+
+log = logging.getLogger(__name__)
+_cache_down_until = 0.0
+
+
+def _from_cache(call, default):
+    """``call()`` on the shared cache, or ``default`` when it fails: the chances are then computed
+    (a page with chances never fails because the cache is down; it costs their computation)."""
+    global _cache_down_until
+    if time.monotonic() < _cache_down_until:
+        return default
+    try:
+        return call()
+    except Exception:  # noqa: BLE001 - a cache backend's failures are many (Redis down, timeouts)
+        _cache_down_until = time.monotonic() + CACHE_PAUSE_SECONDS
+        log.warning("the shared cache failed: win chances are computed without it", exc_info=True)
+        return default
 
 logger = logging.getLogger(__name__)
 
@@ -92,7 +113,7 @@ def _cached_chances(tables: list[list[tuple[float, float]]], scales: list[Scale]
         )).encode()).hexdigest()
         for table, scale in zip(tables, scales)
     ]
-    found = cache.get_many(keys)
+    found = dict(_from_cache(lambda: cache.get_many(keys), {}))
     missing: dict[tuple, tuple[Scale, list[int]]] = {}
     for index, key in enumerate(keys):
         if key not in found:
@@ -102,7 +123,7 @@ def _cached_chances(tables: list[list[tuple[float, float]]], scales: list[Scale]
     for scale, indexes in missing.values():
         computed = room_chances([tables[index] for index in indexes], scale)
         fresh = {keys[index]: [tuple(chance) for chance in result] for index, result in zip(indexes, computed)}
-        cache.set_many(fresh, CACHE_SECONDS)
+        _from_cache(lambda fresh=fresh: cache.set_many(fresh, CACHE_SECONDS), None)
         found.update(fresh)
     return [[Chance(*chance) for chance in found[key]] for key in keys]
 
@@ -140,11 +161,12 @@ def _stored_tables(game: str, first: int, end: int) -> tuple[list[list[tuple[flo
 
 
 def _cached(key: str, compute, fit: bool = True):
-    """The cached value of ``key``, else ``compute()`` stored (with ``fit``), else ``None``."""
-    found = cache.get(key)
+    """The cached value of ``key``, else ``compute()`` stored (with ``fit``), else ``None``; with the
+    cache unreachable, computed (``_from_cache``)."""
+    found = _from_cache(lambda: cache.get(key), None)
     if found is None and fit:
         found = compute()
-        cache.set(key, found, 30 * CACHE_SECONDS)
+        _from_cache(lambda: cache.set(key, found, 30 * CACHE_SECONDS), None)
     return found
 
 
@@ -471,7 +493,7 @@ def recent_calibration(game: str, sessions: int = PAGE_SESSIONS):
     if last is None:
         return None
     key = f"calibration:{game}:{last}:{sessions}"
-    cached = cache.get(key)
+    cached = _from_cache(lambda: cache.get(key), None)
     if cached is not None:
         return cached
     tables, outcomes, positions = _stored_tables(game, max(0, last + 1 - sessions), last + 1)
@@ -484,5 +506,5 @@ def recent_calibration(game: str, sessions: int = PAGE_SESSIONS):
         {method: score(chances if method == "chances" else predict(tables, method), outcomes) for method in METHODS},
         reliability(chances, outcomes),
     )
-    cache.set(key, report, CACHE_SECONDS)
+    _from_cache(lambda: cache.set(key, report, CACHE_SECONDS), None)
     return report

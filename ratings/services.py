@@ -35,7 +35,7 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
 
-from tournaments import policy
+from tournaments import live, policy
 from tournaments.models import Seat, Session
 
 from . import league, model, outlook
@@ -143,6 +143,8 @@ def pool_sync(
             # After the commit (of the caller's transaction too: the outbox syncs inside one), not
             # under the pool's lock: the fit can take seconds.
             transaction.on_commit(lambda: warm_chances(game))
+            # The live pages' fragments show chances: their cache key moves with the ratings.
+            transaction.on_commit(lambda: live.ratings_changed(game))
         return {"game": game, "rolled_back": rolled_back, "rated": len(wanted), "pool": start + len(wanted)}
 
 

@@ -363,6 +363,14 @@ CHANNEL_LAYERS = {
 # page polls (tournaments/live.py).
 LIVE_JOIN_SECONDS = env.float("LIVE_JOIN_SECONDS", default=5.0)
 
+# The public pages' live regions that tournaments/live.py renders once per change and language and
+# pushes to the pages' sockets (name -> renderer(event_id, page=)).
+LIVE_FRAGMENTS = {
+    "screen": "stich.pages.views.screen_fragment",
+    "standings": "stich.pages.views.standings_fragment",
+    "rounds": "stich.pages.views.rounds_fragment",
+}
+
 # Planning every round of a fixed roster at once (the console's plan of an event) searches
 # for at most this many seconds, unless it reaches the lower bound of repeats first.
 SEATING_PLAN_SECONDS = env.float("SEATING_PLAN_SECONDS", default=5.0)

@@ -64,6 +64,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A throwaway database: no waiting for the disk; WAL lets the server read while a test writes.
     DATABASES["default"].setdefault("OPTIONS", {})["init_command"] = "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF"  # noqa: F405
 
+# A cache prefix of the run's own (kept in the environment, for the processes the tests start): a
+# Redis database outlives the run, and the next run's test database numbers its rows from 1 again,
+# so the live pages' versions and fragments of an earlier run's event must not answer for this
+# run's event of the same id (tests/console/test_push.py).
+if not os.environ.get("STICH_TEST_CACHE_PREFIX"):
+    import uuid
+
+    os.environ["STICH_TEST_CACHE_PREFIX"] = f"stich-test-{uuid.uuid4().hex[:12]}"
+CACHES = {name: {**options, "KEY_PREFIX": os.environ["STICH_TEST_CACHE_PREFIX"]}  # noqa: F405
+          for name, options in CACHES.items()}  # noqa: F405
+
 # Tests do not run collectstatic: serve static files by name, not from the hashed manifest.
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
 

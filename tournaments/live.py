@@ -1,14 +1,27 @@
 """Server push for the live pages: the room screen, the public event page and the console's board.
 
 When a table's results change (``signals.table_results_changed``, sent on commit after a hand is
-stored, corrected or voided) or a round is held back or released
-(``signals.results_visibility_changed``), the event's groups on the channel layer get a message;
-every page connected to ``/ws/events/<id>/`` then fetches its live regions again (static/stich/
-live.js). Messages say only *that* something changed: what the page shows is read anew through
-the policy, so a push never carries what the reader may not see.
+stored, corrected or voided), a round is held back or released
+(``signals.results_visibility_changed``) or anything else the event's pages show changes
+(``signals.event_shown_changed``: the services that write it announce it, on commit), the event's
+*version* is bumped at once (a counter in the shared cache) and the event's groups on the channel
+layer get a message naming it. The version moves with every change that moves a page, after its
+commit: a fragment is cached under the version read before its data, so no fragment of a version
+is older than the version's last change. Two groups per event:
+the public one hears of changes the public can see (not of hands in a held-back round), the
+organisers' one of every change.
 
-Two groups per event: the public one hears of changes the public can see (not of hands in a
-held-back round), the organisers' one of every change.
+Pages are fed, not refetched: the live regions a page asks for when it connects
+(``?push=screen`` or ``?push=standings,rounds``, with ``lang=``) are public fragments, rendered
+once per (event, audience, version, language) whatever the number of screens (``fragment``:
+this process's memo, then the shared cache, then one renderer across the processes, the others
+waiting for its answer), and sent in the message; the page (static/stich/live.js) puts them in
+place without a request. Regions that are not pushed (other pages of a long list, the console's
+board) are fetched with the version, and the same cache answers them. The renderers are the
+public pages' (``settings.LIVE_FRAGMENTS``: the pages app sits above this one). Rendering happens
+after the commit, in the live process that sends (never inside a hand's transaction), and a cache
+or channel layer that cannot be reached costs freshness only, never the write: the pages then
+render without the cache and poll.
 """
 from __future__ import annotations
 
@@ -17,23 +30,180 @@ import logging
 import os
 import random
 import threading
+import time
 import uuid
 from collections import OrderedDict
+from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
+from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
+from django.core.cache.backends.redis import RedisCache
+from django.db import transaction
 from django.dispatch import receiver
 from django.urls import path
+from django.utils import translation
+from django.utils.module_loading import import_string
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from . import policy
-from .signals import results_visibility_changed, table_results_changed
+from .models import Event
+from .signals import (
+    event_shown_changed,
+    results_visibility_changed,
+    table_results_changed,
+)
 
 log = logging.getLogger(__name__)
+
+
+# -- The event's version and its fragments ---------------------------------------------------------
+
+PUBLIC, ORGANISERS = "public", "organisers"  # the audiences a fragment is rendered for
+
+# A fragment is kept this long in the shared cache (every change that moves a page bumps the version,
+# so this bounds only the memory: a version nobody asks for any more is forgotten).
+FRAGMENT_SECONDS = 60
+VERSION_SECONDS = 7 * 24 * 3600
+RENDER_LOCK_SECONDS = 10  # one renderer per fragment across the processes: the others wait so long at most
+RENDER_WAIT_SECONDS = 3.0
+# After the cache failed, this process leaves it alone for so long (a Redis that is down answers each
+# command only after its connect timeout: a page must not wait for it twice).
+CACHE_PAUSE_SECONDS = 5.0
+
+_cache_down_until = 0.0
+
+
+def _cache_call(call, default=None):
+    """``call()`` on the shared cache, or ``default`` when it fails (the failure is logged, and the
+    cache is left alone for ``CACHE_PAUSE_SECONDS``)."""
+    global _cache_down_until
+    if time.monotonic() < _cache_down_until:
+        return default
+    try:
+        return call()
+    except Exception as error:  # noqa: BLE001 - a cache backend's failures are many (Redis down, timeouts)
+        if isinstance(error, LAYER_ERRORS):  # cannot be reached: not asked again for a while
+            _cache_down_until = time.monotonic() + CACHE_PAUSE_SECONDS
+        log.warning("the shared cache failed: live fragments are rendered without it", exc_info=True)
+        return default
+
+
+def _version_key(event_id: int) -> str:
+    return f"live:version:{event_id}"
+
+
+def bump_version(event_id: int) -> int | None:
+    """The event's next version (None when the cache cannot be reached). A version that the cache
+    lost (Redis restarted empty) starts again from the clock in milliseconds, so it never goes back
+    to a number a process may still hold a fragment of."""
+    def bump():
+        key = _version_key(event_id)
+        backend = caches[DEFAULT_CACHE_ALIAS]
+        if isinstance(backend, RedisCache):
+            # One round trip on the hand's commit path (Django's add and incr take three): made from
+            # the clock when missing, then counted on. Django's Redis cache stores integers as they
+            # are, so ``cache.get`` reads what INCR wrote.
+            stored = backend.make_and_validate_key(key)
+            with backend._cache.get_client(stored, write=True).pipeline(transaction=True) as pipe:
+                pipe.set(stored, int(time.time() * 1000), ex=VERSION_SECONDS, nx=True)
+                pipe.incr(stored)
+                return pipe.execute()[1]
+        cache.add(key, int(time.time() * 1000), VERSION_SECONDS)
+        try:
+            return cache.incr(key)
+        except ValueError:  # expired between the two: start again
+            cache.add(key, int(time.time() * 1000), VERSION_SECONDS)
+            return cache.incr(key)
+    return _cache_call(bump)
+
+
+def _ratings_key(game: str) -> str:
+    return f"live:ratings:{game}"
+
+
+def ratings_changed(game: str) -> None:
+    """The game's ratings changed (the rating writer's commit): the win chances every page of the
+    game shows may have moved, so its fragments are rendered anew (their key holds this count).
+    The pages are not told: they show the new chances with their next change or fetch."""
+    def bump():
+        key = _ratings_key(game)
+        cache.add(key, 0, None)
+        return cache.incr(key)
+    _cache_call(bump)
+
+
+def current_version(event_id: int) -> int | None:
+    """The event's version now (made when it has none), or None when the cache cannot be reached."""
+    def read():
+        key = _version_key(event_id)
+        found = cache.get(key)
+        if found is None:
+            cache.add(key, int(time.time() * 1000), VERSION_SECONDS)
+            found = cache.get(key)
+        return found
+    return _cache_call(read)
+
+
+def fragment_names() -> set[str]:
+    """The fragments a page may ask to be pushed: the public pages' live regions."""
+    return set(getattr(settings, "LIVE_FRAGMENTS", {}))
+
+
+def render_fragment(event_id: int, name: str, *, page: int = 1) -> str | None:
+    """The fragment ``name`` of the event as the public sees it now (None: the public does not see
+    the event), rendered by the pages' renderer in the active language."""
+    return import_string(settings.LIVE_FRAGMENTS[name])(event_id, page=page)
+
+
+def fragment(event_id: int, name: str, *, language: str, game: str, version: int | None = None, page: int = 1,
+             audience: str = PUBLIC, render=None) -> tuple[str | None, int | None]:
+    """The fragment and the version it belongs to: from the shared cache when some process rendered
+    it for this (event, audience, version, the ratings of its ``game``, language, page), else
+    rendered here, once across the processes (the first takes a lock, the others wait for its
+    answer up to ``RENDER_WAIT_SECONDS``). ``version``: the event's current one unless given.
+    Without the cache it is rendered here. ``render()``: the renderer (the public's fragment
+    ``name`` unless given). Every input of the HTML is in the key: what the event's writes change
+    (the version), the win chances (the game's ratings, ``ratings_changed``), the language, the
+    audience and the page; the renderers read nothing else (no user, no clock)."""
+    if render is None:
+        def render():
+            return render_fragment(event_id, name, page=page)
+    if version is None:
+        version = current_version(event_id)
+
+    def rendered():
+        with translation.override(language):
+            return render()
+    if version is None:
+        return rendered(), None
+    if transaction.get_connection().in_atomic_block:
+        # Inside a transaction the renderer may see writes of that transaction, not committed and
+        # perhaps never to be (the version is bumped at their commit): such a fragment is neither
+        # shared nor read from the cache, whose fragments may predate those writes.
+        return rendered(), version
+    ratings = _cache_call(lambda: cache.get(_ratings_key(game), 0), None)
+    if ratings is None:
+        return rendered(), version
+    key = f"live:fragment:{event_id}:{audience}:{version}:{ratings}:{language}:{name}:{page}"
+    missing = object()
+    found = _cache_call(lambda: cache.get(key, missing), missing)
+    if found is not missing:
+        return found, version
+    if not _cache_call(lambda: cache.add(key + ":lock", 1, RENDER_LOCK_SECONDS), True):
+        deadline = time.monotonic() + RENDER_WAIT_SECONDS
+        while time.monotonic() < deadline:
+            time.sleep(0.02)
+            found = _cache_call(lambda: cache.get(key, missing), missing)
+            if found is not missing:
+                return found, version
+    html = rendered()
+    _cache_call(lambda: cache.set(key, html, FRAGMENT_SECONDS))
+    return html, version
 
 
 def public_group(event_id: int) -> str:
@@ -59,23 +229,30 @@ def announce(event_id: int, *, public: bool) -> None:
     waiting (``_Sender``). The in-memory layer (one process: ``runserver``, tests) is sent to at
     once, on the caller's loop.
     """
+    # The version is bumped here, at once (after the change's commit, before anything else reads
+    # the pages): a page read after the write never finds the fragments of the version before it.
+    version = bump_version(event_id)
     layer = get_channel_layer()
     if layer is None:
         return
     try:
         if isinstance(layer, InMemoryChannelLayer):
             for group in _groups(event_id, public):
-                async_to_sync(layer.group_send)(group, _message(event_id))
+                async_to_sync(layer.group_send)(group, _message(event_id, version))
         else:
-            _sender.send(layer, event_id, public)
+            _sender.send(layer, event_id, public, version)
     except Exception:  # noqa: BLE001 - the channel layer's failures are many (Redis down, loop closed)
         log.exception("could not announce the results of event %s to its live pages", event_id)
 
 
-def _message(event_id: int) -> dict:
+def _message(event_id: int, version: int | None = None) -> dict:
     # ``id``: the sockets of one process that hear this message for the same reader share one
-    # decision of the policy (``_LiveSocket._decide``).
-    return {"type": "results.changed", "event": event_id, "id": uuid.uuid4().hex}
+    # decision of the policy (``_LiveSocket._decide``); ``version``: the event's, after the change
+    # (left out when the cache could not be reached: the pages then fetch).
+    message = {"type": "results.changed", "event": event_id, "id": uuid.uuid4().hex}
+    if version is not None:
+        message["version"] = version
+    return message
 
 
 def _groups(event_id: int, public: bool) -> list[str]:
@@ -93,7 +270,8 @@ class _Sender:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pid: int | None = None
-        self._pending: dict[int, bool] = {}  # event -> whether the public hears it too
+        # event -> whether the public hears it too, and the newest version bumped (None: unknown)
+        self._pending: dict[int, tuple[bool, int | None]] = {}
 
     def loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
@@ -103,23 +281,24 @@ class _Sender:
                 self._loop, self._pid, self._pending = loop, os.getpid(), {}
             return self._loop
 
-    def send(self, layer, event_id: int, public: bool) -> None:
+    def send(self, layer, event_id: int, public: bool, version: int | None = None) -> None:
         loop = self.loop()
         with self._lock:
             if event_id in self._pending:
                 # Already on its way: this change rides along (no wake-up of the loop).
-                self._pending[event_id] = self._pending[event_id] or public
+                was_public, was = self._pending[event_id]
+                self._pending[event_id] = (was_public or public, max(was, version) if was and version else None)
                 return
-            self._pending[event_id] = public
+            self._pending[event_id] = (public, version)
         loop.call_soon_threadsafe(
             loop.call_later, COALESCE_SECONDS, lambda: loop.create_task(self._deliver(layer, event_id)))
 
     async def _deliver(self, layer, event_id: int) -> None:
         with self._lock:
-            public = self._pending.pop(event_id)
+            public, version = self._pending.pop(event_id)
         try:
             for group in _groups(event_id, public):
-                await layer.group_send(group, _message(event_id))
+                await layer.group_send(group, _message(event_id, version))
         except Exception:  # noqa: BLE001 - as in announce()
             log.exception("could not announce the results of event %s to its live pages", event_id)
 
@@ -130,6 +309,21 @@ _sender = _Sender()
 @receiver(table_results_changed, dispatch_uid="live_table_results_changed")
 def _table_results_changed(sender, event_id: int, table_id: int, held: bool, **kwargs) -> None:
     announce(event_id, public=not held)
+    if not held:
+        # The room screens of the other events of its series show the series' top, which this
+        # hand may move: their versions move too.
+        for other in _series_siblings(event_id):
+            announce(other, public=True)
+
+
+def _series_siblings(event_id: int) -> list[int]:
+    """The other events of the event's series (none when it counts for no series). One query."""
+    return list(Event.objects.filter(series__events=event_id).exclude(pk=event_id).values_list("pk", flat=True))
+
+
+@receiver(event_shown_changed, dispatch_uid="live_event_shown_changed")
+def _event_shown_changed(sender, event_id: int, **kwargs) -> None:
+    announce(event_id, public=True)
 
 
 @receiver(results_visibility_changed, dispatch_uid="live_results_visibility_changed")
@@ -196,6 +390,52 @@ class _LiveSocket(AsyncJsonWebsocketConsumer):
                 self._decisions.popitem(last=False)
         return await asyncio.shield(decision)
 
+    # The fragments rendered or read for a message, shared by the sockets of this process: a room
+    # of 200 screens reads (or renders) each fragment once per version and language.
+    _fragments: OrderedDict = OrderedDict()
+    FRAGMENTS_KEPT = 200
+
+    def _asks(self) -> tuple[str, tuple[str, ...]]:
+        """The language and the fragments the page asked for in its URL (``?lang=de&push=screen``):
+        a language the site does not speak is its default one; unknown fragments are left out."""
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        language = (query.get("lang") or [""])[0].lower()
+        if language not in {code for code, _ in settings.LANGUAGES}:
+            language = settings.LANGUAGE_CODE
+        known = fragment_names()
+        names = [name for name in ",".join(query.get("push", [])).split(",") if name in known]
+        return language, tuple(sorted(set(names))[:4])
+
+    async def _pushed(self, event_id: int, version: int | None) -> dict[str, str]:
+        """The fragments this page asked for at ``version`` of the event (none without a version:
+        the page fetches them)."""
+        if version is None or not self.push:
+            return {}
+        found = {}
+        for name in self.push:
+            key = (event_id, name, version, self.language)  # (a memo of one message's moment)
+            task = self._fragments.get(key)
+            if task is None or task.get_loop() is not asyncio.get_running_loop():
+                task = asyncio.ensure_future(database_sync_to_async(fragment)(
+                    event_id, name, language=self.language, game=self.game, version=version))
+                self._fragments[key] = task
+                while len(self._fragments) > self.FRAGMENTS_KEPT:
+                    self._fragments.popitem(last=False)
+            try:
+                html, _ = await asyncio.shield(task)
+            except Exception:  # noqa: BLE001 - a renderer that failed: the page fetches instead
+                log.exception("could not render the fragment %s of event %s", name, event_id)
+                self._fragments.pop(key, None)
+                return {}
+            if html is None:
+                return {}
+            found[name] = html
+        return found
+
+    language = settings.LANGUAGE_CODE
+    push: tuple[str, ...] = ()
+    game = ""
+
     async def _join(self, groups) -> bool:
         """Join ``groups``; False (the socket closed with 4503) when the layer cannot be reached,
         or has not answered within ``LIVE_JOIN_SECONDS``: the layer's own retries (for
@@ -248,8 +488,10 @@ class _LiveSocket(AsyncJsonWebsocketConsumer):
 
 
 class EventConsumer(_LiveSocket):
-    """``/ws/events/<id>/``: sends ``{"type": "results_changed", "event": id}`` on every change the
-    connected user may see. An event the user may not see is refused (closed with 4404).
+    """``/ws/events/<id>/``: sends ``{"type": "results_changed", "event": id, "version": v}`` on every
+    change the connected user may see, with ``"fragments": {name: html}`` when the page asked for
+    some (``?push=``: the public fragments, rendered once per version and language, ``fragment``).
+    An event the user may not see is refused (closed with 4404).
 
     Who may see the event is asked again, of the one policy, before each message goes out: an
     event unpublished (or an organiser removed) after the socket opened closes it instead of
@@ -264,6 +506,7 @@ class EventConsumer(_LiveSocket):
     async def connect(self):
         self.event_id = int(self.scope["url_route"]["kwargs"]["event"])
         self.what = f"event {self.event_id}"
+        self.language, self.push = self._asks()
         allowed, organiser = await database_sync_to_async(self._access)(self.scope.get("user"))
         if not allowed:
             await self.close(code=CLOSE_NOT_VISIBLE)
@@ -279,6 +522,7 @@ class EventConsumer(_LiveSocket):
         event = visibility.events().filter(pk=self.event_id).first()
         if event is None:
             return False, False
+        self.game = event.game  # the fragments' key names the game's ratings
         return True, visibility.organises(event)
 
     async def disconnect(self, code):
@@ -293,7 +537,15 @@ class EventConsumer(_LiveSocket):
             await self.disconnect(None)
             await self.close(code=CLOSE_NOT_VISIBLE if not allowed else CLOSE_ROLE_CHANGED)
             return
-        await self.send_json({"type": "results_changed", "event": message["event"]})
+        version = message.get("version")
+        answer = {"type": "results_changed", "event": message["event"]}
+        if version is not None:
+            answer["version"] = version
+            fragments = await self._pushed(self.event_id, version)
+            if fragments:
+                answer["fragments"] = fragments
+        if self.group is not None:
+            await self.send_json(answer)
 
 
 class SeriesConsumer(_LiveSocket):
@@ -349,7 +601,10 @@ class SeriesConsumer(_LiveSocket):
             await self.disconnect(None)
             await self.close(code=CLOSE_ROLE_CHANGED)
             return
-        await self.send_json({"type": "results_changed", "event": event})
+        answer = {"type": "results_changed", "event": event}
+        if message.get("version") is not None:
+            answer["version"] = message["version"]
+        await self.send_json(answer)
 
 
 websocket_urlpatterns = [

@@ -26,8 +26,8 @@ from games.catalog import GAMES
 from . import audit
 from .errors import Conflict, Error, Invalid
 from .models import (
-    SERIES_OPTION_BOUNDS,
     EVENT_OPTION_BOUNDS,
+    SERIES_OPTION_BOUNDS,
     Attendance,
     Club,
     Event,
@@ -39,7 +39,7 @@ from .models import (
     Series,
     Table,
 )
-from .signals import announce_results_visibility_changed
+from .signals import announce_event_shown_changed, announce_results_visibility_changed
 from .standings import outbox as series_outbox
 from .standings import series_standings
 from .standings.metrics import METRICS
@@ -185,7 +185,14 @@ def player_update(*, player: Player, by_user, via: str = "api", **changes) -> Pl
         if "user" in values:
             values["user"] = getattr(values["user"], "pk", None)
     audit.record(actor=by_user, via=via, action=audit.Action.PLAYER_CHANGED, obj=player, before=before, after=after)
+    if {"name", "initials_only", "distinction"} & set(before):
+        announce_event_shown_changed(*_events_seating(player))  # the pages show him by his name
     return player
+
+
+def _events_seating(player: Player) -> list[int]:
+    """The events whose pages show the player: those where he sits at a table."""
+    return list(Round.objects.filter(tables__seats__player=player).values_list("event_id", flat=True).distinct())
 
 
 @transaction.atomic
@@ -226,6 +233,7 @@ def player_anonymise(*, player: Player, by_user=None, via: str = "api") -> Playe
     audit.record(actor=by_user, via=via, action=audit.Action.PLAYER_ANONYMISED, obj=player,
                  before={key: value for key, value in before.items() if key != "name"},
                  after={"anonymised": True})
+    announce_event_shown_changed(*_events_seating(player))
     return player
 
 
@@ -338,6 +346,11 @@ def event_update(
     if before:
         audit.record(actor=by_user, via=via, action=audit.Action.EVENT_CHANGED, obj=event, event=event,
                      before=_plain(before), after=_plain(after))
+    if before:
+        # Its pages, and the room screens of its series' events (they show the series' top).
+        series_events = Event.objects.filter(series__in=[old_series, event.series_id]).values_list("pk", flat=True) \
+            if {"series", "published", "standings_metrics", "starts_on"} & set(before) else []
+        announce_event_shown_changed(event.pk, *series_events)
     if "published" in before:
         # Only public results are rated (tournaments/policy.py): publishing or unpublishing an
         # event changes its game's pool.
@@ -405,6 +418,7 @@ def round_create(*, event: Event, by_user, number: int | None = None, via: str =
     round_ = Round.objects.create(event=event, number=number)
     audit.record(actor=by_user, via=via, action=audit.Action.ROUND_CREATED, obj=round_, event=event,
                  after={"number": number})
+    announce_event_shown_changed(event.pk)
     return round_
 
 
@@ -433,6 +447,7 @@ def round_delete(*, round_: Round, by_user, via: str = "api") -> None:
                        code=Error.HAS_RESULTS)
     audit.record(actor=by_user, via=via, action=audit.Action.ROUND_DELETED, obj=round_, event=round_.event_id,
                  before={"number": round_.number, "tables": round_.tables.count()})
+    announce_event_shown_changed(round_.event_id)
     round_.delete()
 
 
@@ -494,6 +509,7 @@ def table_create(
     _seat(table, players)
     audit.record(actor=by_user, via=via, action=audit.Action.TABLE_CREATED, obj=table, event=round_.event_id,
                  after={"number": number, "players": [p.pk for p in players], "first_dealer": first_dealer})
+    announce_event_shown_changed(round_.event_id)
     return table
 
 
@@ -533,6 +549,7 @@ def table_update(
         table.save()
         audit.record(actor=by_user, via=via, action=audit.Action.TABLE_CHANGED, obj=table,
                      event=table.round.event_id, before=before, after=after)
+        announce_event_shown_changed(table.round.event_id)
     return table
 
 
@@ -544,6 +561,7 @@ def table_delete(*, table: Table, by_user, via: str = "api") -> None:
     audit.record(actor=by_user, via=via, action=audit.Action.TABLE_DELETED, obj=table, event=table.round.event_id,
                  before={"number": table.number,
                          "players": list(table.seats.order_by("position").values_list("player_id", flat=True))})
+    announce_event_shown_changed(table.round.event_id)
     table.delete()
 
 
@@ -628,6 +646,7 @@ def series_update(*, series: Series, by_user, via: str = "api", **changes) -> Se
         series_outbox.request_sync([series.pk])
     audit.record(actor=by_user, via=via, action=audit.Action.SERIES_CHANGED, obj=series,
                  before=_plain(before), after=_plain({name: getattr(series, name) for name in before}))
+    announce_event_shown_changed(*series.events.values_list("pk", flat=True))  # their screens show its top
     return series
 
 

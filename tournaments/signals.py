@@ -33,6 +33,14 @@ table_results_changed = Signal()
 series_sync_requested = Signal()
 
 
+# What the event's public pages show changed, other than a table's hands and the results' visibility
+# (announced above): an event edited, a round or table made, changed or deleted, a draw published, a
+# player renamed, a payment ticked. Sent on commit with ``event_id``, once per transaction and
+# event: the live pages' version of the event is bumped on it (tournaments/live.py), so that no
+# fragment rendered before the change is served after it.
+event_shown_changed = Signal()
+
+
 def announce_session_result_changed(session_id: int) -> None:
     session_result_changing.send(sender=None, session_id=session_id)
     transaction.on_commit(lambda: session_result_changed.send(sender=None, session_id=session_id))
@@ -51,3 +59,18 @@ def announce_table_results_changed(*, event_id: int, table_id: int, session_id: 
 
 def announce_series_sync_requested(series_ids: list[int]) -> None:
     transaction.on_commit(lambda: series_sync_requested.send(sender=None, series_ids=series_ids))
+
+
+def announce_event_shown_changed(*event_ids: int) -> None:
+    """``event_shown_changed`` for each event, on commit, once per transaction and event (a draw
+    that publishes ten tables announces its event once)."""
+    connection = transaction.get_connection()
+    pending = {getattr(call, "shown_event", None) for _, call, _ in connection.run_on_commit} if connection.in_atomic_block else set()
+    for event_id in dict.fromkeys(event_ids):
+        if event_id is None or event_id in pending:
+            continue
+
+        def send(event_id=event_id):
+            event_shown_changed.send(sender=None, event_id=event_id)
+        send.shown_event = event_id
+        transaction.on_commit(send)

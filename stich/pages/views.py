@@ -12,12 +12,13 @@ from datetime import datetime
 
 from django.core.paginator import Paginator
 from django.db.models import Prefetch
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.utils import formats, timezone
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from games.catalog import GAMES
 from ratings.models import Rating
@@ -29,8 +30,8 @@ from ratings.outlook import (
 )
 from ratings.selectors import displayed, leaderboard, player_history
 from ratings.templatetags.chances import outlook_view, percent
-from tournaments import policy
-from tournaments.models import Club, Event, Player, Seat, Session, Table
+from tournaments import live, policy
+from tournaments.models import Club, Event, Player, Round, Seat, Session, Table
 from tournaments.standings import room
 from tournaments.standings.display import (
     METRIC_HELP,
@@ -122,18 +123,35 @@ def standings_context(event: Event, visibility: policy.Visibility | None = None,
 TABLES_PAGE = 12
 
 
-def event_detail(request, pk: int):
-    event = get_object_or_404(public_events(), pk=pk)
-    if request.GET.get("fragment") == "standings":
-        return render(request, "pages/_standings.html", standings_context(event, page=_page_number(request)))
-    maumau = event.game == "maumau"
+def held_seating(event: Event, after: int | None = None) -> list[dict]:
+    """The rounds of the event whose results an organiser holds back (numbered above ``after``
+    when given), with where everybody sits: tables, seats and the players' public names, nothing
+    of their results (the room needs to know where to sit while the results wait). Three queries."""
+    rounds = Round.objects.filter(event=event, results_held=True, tables__isnull=False).distinct().order_by("number")
+    if after is not None:
+        rounds = rounds.filter(number__gt=after)
+    rounds = list(rounds.prefetch_related(Prefetch("tables", queryset=Table.objects.order_by("number").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.order_by("position"))))))
+    if not rounds:
+        return []
+    names = policy.public().names({seat.player_id for round_ in rounds for table in round_.tables.all()
+                                   for seat in table.seats.all()})
+    return [{"number": round_.number, "tables": [
+        {"number": table.number, "names": [names.get(seat.player_id, "") for seat in table.seats.all()]}
+        for table in round_.tables.all()]} for round_ in rounds]
 
+
+def rounds_context(event: Event, tables: int = 1) -> dict:
+    """The event's public tables a page at a time (``tables``: the page), each with its sessions'
+    totals and its chances, and the upset of the evening among them. A constant number of queries
+    whatever the number of rounds and sessions: the tables' page (two), their seats, sessions and
+    results, the names, and the ratings the chances read."""
     # A page of the public tables (two queries: their count and the page), with their seats and
-    # sessions; their sessions' results are read once, for the tables and the money.
+    # sessions; their sessions' results are read once.
     visible = policy.public().tables().filter(round__event=event).order_by("round__number", "number")
-    table_page = Paginator(visible.values_list("pk", flat=True), TABLES_PAGE).get_page(_page_number(request, "tables"))
+    table_page = Paginator(visible.values_list("pk", flat=True), TABLES_PAGE).get_page(tables)
     shown = list(table_page.object_list)
-    read = session_results(event, visibility=policy.public(), tables=shown)
+    read = session_results(event, visibility=policy.public(), tables=shown) if shown else []
     page_tables = (Table.objects.filter(pk__in=shown).select_related("round").order_by("round__number", "number")
                    .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("position").select_related("player")),
                                      Prefetch("sessions", queryset=Session.objects.order_by("number"))))
@@ -144,23 +162,14 @@ def event_detail(request, pk: int):
             table.round.shown_tables = []
         rounds[-1].shown_tables.append(table)
     results = {result.session.pk: result for result in read}
-    money_document = (event_money(event, visibility=policy.public(), results=read) if maumau
-                      else {"cents": {}, "series": []})
-
-    player_ids = set()
-    for series in money_document["series"]:
-        player_ids |= {t["from"] for t in series["transfers"]} | {t["to"] for t in series["transfers"]}
-    players = {p.pk: p for p in Player.objects.filter(pk__in=player_ids)}
-    table_numbers = {}
-    for round_ in rounds:
-        for table in round_.shown_tables:
-            players.update({seat.player_id: seat.player for seat in table.seats.all()})
-            table_numbers[table.pk] = table.number
-    names = policy.public().names(players.values())
+    players = {seat.player_id: seat.player for round_ in rounds for table in round_.shown_tables
+               for seat in table.seats.all()}
+    names = policy.public().names(players.values())  # the transfers' players sit at these tables
+    table_numbers = {table.pk: table.number for round_ in rounds for table in round_.shown_tables}
 
     round_views = []
     for round_ in rounds:
-        tables = []
+        table_views = []
         for table in round_.shown_tables:
             seats = list(table.seats.all())
             sessions = []
@@ -179,8 +188,8 @@ def event_detail(request, pk: int):
                 ]}
                 for index, seat in enumerate(seats)
             ]
-            tables.append({"table": table, "sessions": sessions, "rows": rows})
-        round_views.append({"round": round_, "tables": tables})
+            table_views.append({"table": table, "sessions": sessions, "rows": rows})
+        round_views.append({"round": round_, "tables": table_views})
     shown_tables = [t["table"] for r in round_views for t in r["tables"]]
     outlooks = tables_outlook(shown_tables, game=event.game)
     for r in round_views:
@@ -190,28 +199,100 @@ def event_detail(request, pk: int):
                    "previous": table_page.previous_page_number() if table_page.has_previous() else None,
                    "next": table_page.next_page_number() if table_page.has_next() else None,
                    } if table_page.has_other_pages() else None
-    if request.GET.get("fragment") == "rounds":
-        return render(request, "pages/_rounds.html", {
-            "rounds": round_views, "session_word": session_word(event.game), "tables_page": tables_page})
+    maumau = event.game == "maumau"
+    return {"rounds": round_views, "session_word": session_word(event.game), "tables_page": tables_page,
+            "upset": upset_view(shown_tables, outlooks, names), "held": held_seating(event),
+            "event": event, "maumau": maumau,
+            "series": money_views(event, read, names, players, table_numbers) if maumau else []}
 
-    series_views = []
-    for series in money_document["series"]:
-        series_views.append({
-            "session": series["session"], "round": series["round"],
-            "table": table_numbers.get(series["table"]),
-            "transfers": [
-                {"id": t["id"], "payer": players.get(t["from"]), "payee": players.get(t["to"]),
-                 "payer_name": names.get(t["from"]), "payee_name": names.get(t["to"]),
-                 "money": money(t["cents"]), "cents": t["cents"], "paid": t["paid"]}
-                for t in series["transfers"]
-            ],
-        })
 
+# The public pages' live regions, as ``tournaments.live`` renders them once per version and language
+# (``settings.LIVE_FRAGMENTS``): each takes the event's id and the region's page, and answers None
+# when the public does not see the event.
+
+def _public_event(event_id: int) -> Event | None:
+    return public_events().select_related("series").filter(pk=event_id).first()
+
+
+def _render_screen(event: Event, page: int) -> str:
+    return render_to_string("pages/_screen.html", screen_context(event, page=page))
+
+
+def _render_standings(event: Event, page: int) -> str:
+    return render_to_string("pages/_standings.html", standings_context(event, page=page))
+
+
+def _render_rounds(event: Event, page: int) -> str:
+    return render_to_string("pages/_rounds.html", rounds_context(event, tables=page))
+
+
+RENDERERS = {"screen": _render_screen, "standings": _render_standings, "rounds": _render_rounds}
+
+
+def screen_fragment(event_id: int, page: int = 1) -> str | None:
+    event = _public_event(event_id)
+    return None if event is None else _render_screen(event, page)
+
+
+def standings_fragment(event_id: int, page: int = 1) -> str | None:
+    event = _public_event(event_id)
+    return None if event is None else _render_standings(event, page)
+
+
+def rounds_fragment(event_id: int, page: int = 1) -> str | None:
+    event = _public_event(event_id)
+    return None if event is None else _render_rounds(event, page)
+
+
+def _fragment(request, event: Event, name: str, page: int) -> tuple[str, int | None]:
+    """A live region of the event as the public sees it, from the cache of its version
+    (``tournaments.live.fragment``): rendered once per change and language for every reader
+    (here with the event already read)."""
+    html, version = live.fragment(event.pk, name, language=get_language(), game=event.game, page=page,
+                                  render=lambda: RENDERERS[name](event, page))
+    return mark_safe(html or ""), version  # rendered by Django's templates, escaped there
+
+
+def _fragment_response(request, event: Event, name: str, page: int) -> HttpResponse:
+    html, version = _fragment(request, event, name, page)
+    response = HttpResponse(html)
+    if version is not None:
+        response["X-Live-Version"] = str(version)
+    return response
+
+
+def event_detail(request, pk: int):
+    """The event page: its standings and its tables are the live regions, read from the cache of
+    the event's version (rendered once per change and language, whoever reads them); the Maumau
+    money is read here."""
+    event = get_object_or_404(public_events(), pk=pk)
+    page, tables = _page_number(request), _page_number(request, "tables")
+    fragment = request.GET.get("fragment")
+    if fragment == "standings":
+        return _fragment_response(request, event, "standings", page)
+    if fragment == "rounds":
+        return _fragment_response(request, event, "rounds", tables)
+    maumau = event.game == "maumau"
+    standings_html, version = _fragment(request, event, "standings", page)
+    rounds_html, _ = _fragment(request, event, "rounds", tables)
     return render(request, "pages/event.html", {
-        **standings_context(event, page=_page_number(request)), "game_name": GAMES[event.game].name, "rounds": round_views, "series": series_views,
-        "session_word": session_word(event.game), "games": games(), "tables_page": tables_page,
-        "upset": upset_view(shown_tables, outlooks, names),
+        "event": event, "maumau": maumau, "game_name": GAMES[event.game].name, "games": games(), "standings_html": standings_html, "rounds_html": rounds_html, "live_version": version,
+        "standings_page_number": page if page > 1 else None, "tables_page_number": tables if tables > 1 else None,
     })
+
+
+def money_views(event: Event, read: list, names: dict, players: dict, table_numbers: dict) -> list[dict]:
+    """The Maumau transfers of the sessions read (``read``: those of the tables shown), per series."""
+    money_document = event_money(event, visibility=policy.public(), results=read)
+    return [{
+        "session": series["session"], "round": series["round"], "table": table_numbers.get(series["table"]),
+        "transfers": [
+            {"id": t["id"], "payer": players.get(t["from"]), "payee": players.get(t["to"]),
+             "payer_name": names.get(t["from"]), "payee_name": names.get(t["to"]),
+             "money": money(t["cents"]), "cents": t["cents"], "paid": t["paid"]}
+            for t in series["transfers"]
+        ],
+    } for series in money_document["series"]]
 
 
 def upset_view(tables: list, outlooks: dict, names: dict) -> dict | None:
@@ -259,6 +340,13 @@ def _move_view(move: int | None) -> dict:
 SCREEN_SERIES_ROWS = 5
 
 
+def _addition(name: str) -> tuple[str, str] | None:
+    """A namesake's label split into his name and what tells him apart ("Max Müller (Köln)": the
+    room screen sets the addition on a line of its own, in smaller type), or None."""
+    base, bracket, addition = name.rpartition(" (")
+    return (base, bracket.strip() + addition) if bracket and base and name.endswith(")") else None
+
+
 def screen_context(event: Event, page: int = 1) -> dict:
     """Everything the room screen shows, as the public sees it (held rounds missing): the round's
     progress table by table, the standings with the change since the previous round, the latest
@@ -270,6 +358,8 @@ def screen_context(event: Event, page: int = 1) -> dict:
     if previous is not None:
         for row in context["standings"]:
             row["move"] = _move_view(moves.get(row["player_id"]))
+    for row in context["standings"]:
+        row["addition"] = _addition(row["name"])
     progress = round_progress(event, visibility=public)
     latest = room.latest_results(read)
     seen = {row["player_id"] for row in context["standings"]}
@@ -293,6 +383,8 @@ def screen_context(event: Event, page: int = 1) -> dict:
                            "provisional": not table.hands and chances.get(seat.player, {}).get("provisional", False)}
                           for seat in table.seats],
             })
+    # A newer round whose results are held back still shows where everybody sits.
+    held = held_seating(event, after=progress.round_number if progress is not None else None)
     series = None
     if event.series_id is not None and public.series().filter(pk=event.series_id).exists():
         whole = series_context(event.series)
@@ -300,7 +392,7 @@ def screen_context(event: Event, page: int = 1) -> dict:
                   "more": max(0, len(whole["standings"]) - SCREEN_SERIES_ROWS)}
     return {
         **context, "game_name": GAMES[event.game].name, "screen": True, "moves": previous is not None,
-        "previous_round": previous, "series_top": series,
+        "previous_round": previous, "series_top": series, "held": held[-1] if held else None,
         "progress": progress and {"round": progress.round_number, "finished": progress.finished,
                                   "total": len(progress.tables), "tables": tables,
                                   "chances": any(seat["chance"] for table in tables for seat in table["seats"]),
@@ -319,12 +411,15 @@ def event_screen(request, pk: int):
     """The room screen for a projector across the room: the round's progress, the standings with
     the change since the previous round, the latest results and the series' top, in large type,
     kept up to date by server push (static/stich/live.js) without reloading: the whole screen is
-    one fragment (``?fragment=screen``), fetched again after every stored hand."""
-    event = get_object_or_404(public_events().select_related("series"), pk=pk)
-    context = screen_context(event, page=_page_number(request))
+    one fragment (``?fragment=screen``), rendered once per change and language and sent to every
+    screen over its socket (``tournaments.live``), or read from the same cache when asked for."""
+    event = get_object_or_404(public_events().select_related("club", "series"), pk=pk)
+    page = _page_number(request)
     if request.GET.get("fragment") in ("screen", "standings"):
-        return render(request, "pages/_screen.html", context)
-    return render(request, "pages/screen.html", context)
+        return _fragment_response(request, event, "screen", page)
+    html, version = _fragment(request, event, "screen", page)
+    return render(request, "pages/screen.html", {"event": event, "game_name": GAMES[event.game].name,
+                                                 "screen_html": html, "live_version": version, "page": page})
 
 
 def standings_print(request, pk: int):

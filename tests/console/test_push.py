@@ -47,10 +47,13 @@ def test_receivers_tell_the_public_only_what_it_may_see(world, settings):
 
     results.hand_submit(table_id=table.pk, entry=results.Entry(next_record("mu", random.Random(1), 4, None,
                                                                             table.first_dealer)), by_user=world.organiser)
-    assert received(public) == [{"type": "results.changed", "event": event.pk}]
+    first = received(public)
+    # The message names the event's version after the change (the pages' fragments are cached by it).
+    assert first == [{"type": "results.changed", "event": event.pk, "version": live.current_version(event.pk)}]
     assert len(received(organisers)) == 1
     services.round_set_results_held(round_=table.round, held=True, by_user=world.organiser)
-    assert len(received(public)) == 1  # the round left the public standings: they change
+    held = received(public)  # the round left the public standings: they change
+    assert len(held) == 1 and held[0]["version"] > first[0]["version"]
     received(organisers)
     session = {"next": {"dealer": (table.sessions.get().hands.get().dealer + 1) % 4, "direction": None}}
     results.hand_submit(table_id=table.pk, entry=results.Entry(next_record("mu", random.Random(2), 4, session)),
@@ -116,7 +119,7 @@ def test_a_burst_of_changes_goes_out_as_one_message_per_group(monkeypatch):
 
     class Layer:  # a shared layer (not the in-memory one): the sender loop delivers to it
         async def group_send(self, group, message):
-            sent.append((group, {key: value for key, value in message.items() if key != "id"}))
+            sent.append((group, {key: value for key, value in message.items() if key not in ("id", "version")}))
             if len(sent) == 3:
                 arrived.set()
 
@@ -167,7 +170,8 @@ def test_a_socket_opened_before_its_event_was_unpublished_hears_no_more(world, s
         await sync_to_async(services.event_update)(event=event, by_user=world.organiser, published=False)
         # the unpublishing is announced to both groups: the public socket is closed, not pinged
         assert await public.receive_output(timeout=2) == {"type": "websocket.close", "code": live.CLOSE_NOT_VISIBLE}
-        assert await organiser.receive_json_from(timeout=2) == {"type": "results_changed", "event": event.pk}
+        told = await organiser.receive_json_from(timeout=2)  # with the event's version after the change
+        assert told == {"type": "results_changed", "event": event.pk, "version": told["version"]}
         await layer.group_send(live.public_group(event.pk), {"type": "results.changed", "event": event.pk})
         assert await public.receive_nothing(timeout=0.3)
         await organiser.disconnect()
@@ -343,3 +347,216 @@ def test_a_new_socket_is_refused_in_bounded_time_while_redis_does_not_answer(wor
             channel_layers.backends.clear()
 
     async_to_sync(scenario)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_screens_are_fed_one_rendering_per_version_and_language(world, settings, monkeypatch):
+    """Five room screens that asked for the screen fragment get it in the message, rendered once
+    between them for the version (and once more for a screen in another language); a message of
+    the same version renders nothing again, the next version once more. Nothing is fetched."""
+    from stich.pages import views
+    from tournaments import live
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    event = world.events["mu"]
+    rendered = []
+    screen = views.screen_fragment
+
+    def counting(event_id, page=1):
+        from django.utils.translation import get_language  # the language it renders in
+
+        rendered.append(get_language())
+        return screen(event_id, page=page)
+
+    monkeypatch.setattr(views, "screen_fragment", counting)
+
+    def fed(event_id, language):
+        communicator = socket_to(event_id)
+        communicator = WebsocketCommunicator(communicator.application, f"/ws/events/{event_id}/?push=screen,bogus&lang={language}")
+        communicator.scope.update({"url_route": {"kwargs": {"event": event_id}}, "user": socket_to(event_id).scope["user"]})
+        return communicator
+
+    async def scenario():
+        from asgiref.sync import sync_to_async
+
+        screens = [fed(event.pk, "en") for _ in range(5)] + [fed(event.pk, "de")]
+        for socket in screens:
+            assert (await socket.connect())[0]
+        layer = get_channel_layer()
+        for version in (await sync_to_async(live.bump_version)(event.pk),) * 2 + (
+                await sync_to_async(live.bump_version)(event.pk),):
+            await layer.group_send(live.public_group(event.pk), live._message(event.pk, version))
+            for socket in screens:
+                message = await socket.receive_json_from(timeout=5)
+                assert message["version"] == version and set(message["fragments"]) == {"screen"}
+                assert 'class="screen-grid"' in message["fragments"]["screen"]
+            assert 'lang' not in message["fragments"]["screen"][:20]
+        german = message["fragments"]["screen"]
+        assert "Rangliste" in german or "Tabelle" in german or "Stand" in german, german[:300]
+        for socket in screens:
+            await socket.disconnect()
+
+    async_to_sync(scenario)()
+    assert sorted(rendered) == ["de", "de", "en", "en"]  # two versions, two languages: four renderings
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hand_is_stored_and_announced_when_the_cache_cannot_be_reached(world, settings, monkeypatch, client):
+    """The event's version lives in the shared cache; a cache that cannot be reached fails
+    neither the hand nor its announcement (sent without a version: the pages fetch), and the
+    pages then render without it."""
+    from django.core.cache import cache
+
+    from ratings import outlook
+    from tournaments import live
+    from tournaments.results import services as results
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    layer = get_channel_layer()
+    event = world.events["mu"]
+    table = event.rounds.get(number=1).tables.order_by("number").first()
+
+    # A cache whose server cannot be reached (nothing listens on that port).
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": "redis://127.0.0.1:9/0", "OPTIONS": {"socket_connect_timeout": 0.5}}}
+    with pytest.raises(Exception):
+        cache.get("anything")
+    monkeypatch.setattr(live, "_cache_down_until", 0.0)
+    monkeypatch.setattr(outlook, "_cache_down_until", 0.0)
+
+    async def listen():
+        channel = await layer.new_channel()
+        await layer.group_add(live.public_group(event.pk), channel)
+        return channel
+
+    channel = async_to_sync(listen)()
+    results.hand_submit(table_id=table.pk, entry=results.Entry(next_record("mu", random.Random(1), 4, None,
+                                                                            table.first_dealer)), by_user=world.organiser)
+    assert table.sessions.get().hands.count() == 1
+    message = async_to_sync(lambda: asyncio.wait_for(layer.receive(channel), 2))()
+    assert message["event"] == event.pk and "version" not in message
+    for url in (f"/events/{event.pk}/", f"/events/{event.pk}/screen/", f"/events/{event.pk}/screen/?fragment=screen",
+                f"/events/{event.pk}/?fragment=rounds"):
+        assert client.get(url).status_code == 200, url
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_polled_fragment_is_rendered_once_per_version(world, settings, monkeypatch, client):
+    """Screens that poll (their socket is down) are answered from the cache of the event's
+    version: the second request renders nothing; a change renders once more."""
+    from stich.pages import views
+    from tournaments import live
+
+    event = world.events["mu"]
+    rendered = []
+    screen = views.screen_context  # what every rendering of the screen's fragment reads
+    monkeypatch.setattr(views, "screen_context", lambda event, page=1: rendered.append(page) or screen(event, page=page))
+    first = client.get(f"/events/{event.pk}/screen/?fragment=screen")
+    second = client.get(f"/events/{event.pk}/screen/?fragment=screen")
+    assert first.status_code == second.status_code == 200 and first.content == second.content
+    assert first["X-Live-Version"] == second["X-Live-Version"] and len(rendered) == 1
+    live.bump_version(event.pk)
+    third = client.get(f"/events/{event.pk}/screen/?fragment=screen")
+    assert int(third["X-Live-Version"]) > int(first["X-Live-Version"]) and len(rendered) == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_write_that_moves_a_page_moves_its_version(world, settings, client):
+    """The services that change what the public pages show announce it on commit: the event's
+    version moves, the public hears one message per write, and the page read after the write is
+    the new one, never the cached one of the version before (a player renamed, an event renamed,
+    a table added, a round held back; a hand in another event of the series moves its screen)."""
+    from django.db import transaction
+
+    from tournaments import live, services
+    from tournaments.results import services as results
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    layer = get_channel_layer()
+    event, other = world.events["mu"], world.other_event
+    series = services.series_create(by_user=world.club_organiser, club=world.club, name="Season", game="mu")
+    for each in (event, other):
+        services.event_update(event=each, by_user=world.club_organiser, series=series)
+
+    async def listen():
+        channel = await layer.new_channel()
+        await layer.group_add(live.public_group(event.pk), channel)
+        return channel
+
+    channel = async_to_sync(listen)()
+
+    def heard() -> int:
+        count = 0
+
+        async def drain():
+            nonlocal count
+            while True:
+                try:
+                    await asyncio.wait_for(layer.receive(channel), 0.2)
+                except Exception:  # noqa: BLE001 - a timeout ends the drain
+                    return
+                count += 1
+
+        async_to_sync(drain)()
+        return count
+
+    def screen() -> tuple[str, int]:
+        response = client.get(f"/events/{event.pk}/screen/?fragment=screen", HTTP_ACCEPT_LANGUAGE="en")
+        return response.content.decode(), int(response["X-Live-Version"])
+
+    page, version = screen()
+    assert screen() == (page, version)  # cached: the same version, the same fragment
+    player = world.players[0]
+    writes = [
+        ("a player renamed", lambda: services.player_update(player=player, by_user=world.club_organiser,
+                                                            name="Zacharias Quist"), "Zacharias Quist"),
+        ("the event renamed", lambda: services.event_update(event=event, by_user=world.organiser,
+                                                            name="Grand Prix of Wurst"), None),
+        ("a round with a table", lambda: services.table_create(
+            round_=services.round_create(event=event, by_user=world.organiser), players=world.players[:4],
+            by_user=world.organiser), None),
+        ("the round held back", lambda: services.round_set_results_held(
+            round_=event.rounds.get(number=2), held=True, by_user=world.organiser), 'data-held-round="2"'),
+    ]
+    for what, write, shown in writes:
+        write()
+        assert heard() >= 1, what
+        page, newer = screen()
+        assert newer > version, what
+        assert shown is None or shown in page, what
+        version = newer
+    assert heard() == 0
+    with transaction.atomic():
+        services.table_create(round_=services.round_create(event=event, by_user=world.organiser),
+                              players=world.players[4:8], by_user=world.organiser)
+    assert heard() == 1  # one message for a transaction of two writes
+    services.table_create(round_=services.round_create(event=other, by_user=world.club_organiser),
+                          players=world.players[4:8], by_user=world.club_organiser)
+    assert heard() == 0  # another event's seating
+    version = screen()[1]
+    table = other.rounds.get(number=1).tables.get()
+    results.hand_submit(table_id=table.pk, entry=results.Entry(next_record("mu", random.Random(1), 4, None,
+                                                                            table.first_dealer)), by_user=world.club_organiser)
+    assert heard() == 1 and screen()[1] > version  # the series' top on this event's screen may have moved
+
+
+@pytest.mark.django_db(transaction=True)
+def test_new_ratings_render_the_fragments_anew(world, client, monkeypatch):
+    """The pages' win chances come from the ratings, which the rating writer changes after the
+    hand's commit: the cached fragments are keyed by the game's ratings too, so the page read
+    after a rating sync is rendered anew (an unchanged event version notwithstanding)."""
+    from stich.pages import views
+    from tournaments import live
+
+    event = world.events["mu"]
+    rendered = []
+    screen = views.screen_context
+    monkeypatch.setattr(views, "screen_context", lambda event, page=1: rendered.append(page) or screen(event, page=page))
+    url = f"/events/{event.pk}/screen/?fragment=screen"
+    first = client.get(url)["X-Live-Version"]
+    assert client.get(url)["X-Live-Version"] == first and len(rendered) == 1
+    live.ratings_changed("lut")  # another game's ratings: nothing moves
+    client.get(url)
+    assert len(rendered) == 1
+    live.ratings_changed("mu")
+    assert client.get(url)["X-Live-Version"] == first and len(rendered) == 2

@@ -175,3 +175,29 @@ def test_the_series_top_is_shown_when_the_event_counts_for_a_series(evening):
     # Five rows at most, best first: D, C, A, B, E by the event's public ranks.
     names = [item.split('class="who">')[1].split("<")[0] for item in top.split("</ol>")[0].split("<li")[1:]]
     assert names == ["Dagmar Koch", "Conny Hahn", "Anna Becker", "Bernd Fischer", "Emil Lang"]
+
+
+def test_a_held_round_still_shows_where_everybody_sits(evening):
+    """Holding a round back hides its results, not its seating: the room screen and the event page
+    show its tables with their players, no total, no hand count, no chance."""
+    event = evening["event"]
+    d, e, f = (evening["players"][key] for key in "def")
+    screen = Client().get(f"/events/{event.pk}/screen/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    seating = screen.split('id="screen-seating"', 1)[1].split("</section>", 1)[0]
+    assert 'data-held-round="3"' in screen and "results held back" in seating
+    assert all(player.name in seating for player in (d, e, f)) and "437" not in screen
+    assert 'data-held-table="1"' in seating and "%" not in seating
+    page = Client().get(f"/events/{event.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    held = page.split('data-held-round="3"', 1)[1].split("</section>", 1)[0]
+    assert all(player.name in held for player in (d, e, f)) and "437" not in page
+
+
+def test_a_held_rounds_seating_speaks_german_and_finnish(evening):
+    """The held round's heading and the seating's note in the reader's language."""
+    event = evening["event"]
+    for language, heading, note in (("de", "Runde 3: Ergebnisse zurückgehalten", "Wer wo sitzt:"),
+                                    ("fi", "Kierros 3: tulokset pidätetty", "Kuka istuu missäkin:")):
+        screen = Client().get(f"/events/{event.pk}/screen/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert heading in screen, language
+        page = Client().get(f"/events/{event.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert heading in page and note in page, language

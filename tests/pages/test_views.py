@@ -358,3 +358,17 @@ def test_add_held_round_makes_a_new_held_round(demo):
     before = Round.objects.filter(event=demo["mu"], results_held=True).count()
     add_held_round(demo["mu"], seed=9)
     assert Round.objects.filter(event=demo["mu"], results_held=True).count() == before + 1
+
+
+def test_every_page_links_a_local_favicon_that_is_served(client, demo):
+    """A local favicon (no browser's request for /favicon.ico meets a 404), linked in each base
+    template and served with the other static files (whitenoise)."""
+    from django.templatetags.static import static
+
+    href = static("stich/favicon.svg")
+    event = demo["mu"]
+    for url in ("/", f"/events/{event.pk}/", f"/events/{event.pk}/screen/", "/accounts/login/"):
+        assert f'<link rel="icon" href="{href}" type="image/svg+xml">' in client.get(url).content.decode(), url
+    from django.contrib.staticfiles import finders
+
+    assert b"<svg" in open(finders.find("stich/favicon.svg"), "rb").read()  # collected, so whitenoise serves it

@@ -239,3 +239,22 @@ def test_leaderboard_and_player_ratings_over_the_api(league, world):
     history = mine["ratings"]["lut"]["history"]
     assert len(history) == RatingHistory.objects.filter(game="lut", player=player).count()
     assert history[-1]["rating_after"] == rows[0]["rating"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_rating_writer_warms_the_chances_scale_itself(league, monkeypatch):
+    """``recompute_ratings`` (and every sync, not only the Celery task) fits the chances' scale
+    after its commit, so the first page after it reads the fit from the cache; a warm-up that
+    fails costs the sync nothing."""
+    from ratings import outlook
+
+    warmed = []
+    monkeypatch.setattr(outlook, "pool_scale", lambda game: warmed.append(game))
+    call_command("recompute_ratings", "--game", "lut", "--no-progress", stdout=open("/dev/null", "w"))
+    assert warmed == ["lut"]
+
+    def broken(game):
+        raise ConnectionError("the cache is down")
+
+    monkeypatch.setattr(outlook, "pool_scale", broken)
+    assert pool_sync("lut")["game"] == "lut"

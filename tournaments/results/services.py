@@ -44,7 +44,11 @@ from ..models import (
     Table,
     Transfer,
 )
-from ..signals import announce_session_result_changed, announce_table_results_changed
+from ..signals import (
+    announce_event_shown_changed,
+    announce_session_result_changed,
+    announce_table_results_changed,
+)
 from ..standings import outbox as series_outbox
 from ..standings import sums as aggregates
 from . import sql
@@ -608,6 +612,7 @@ def transfer_mark_paid(*, transfer: Transfer, by_user, via: str = "api") -> Tran
         audit.record(actor=by_user, via=via, action=audit.Action.TRANSFER_PAID, obj=transfer,
                      event=transfer.session.table.round.event_id, before={"paid": False},
                      after={"paid": True, "cents": transfer.cents})
+        announce_event_shown_changed(transfer.session.table.round.event_id)  # the event page's money
         return transfer
 
 
@@ -624,4 +629,5 @@ def transfer_mark_unpaid(*, transfer: Transfer, by_user, reason: str = "", via: 
                      event=transfer.session.table.round.event_id, reason=reason,
                      before={"paid": True, "paid_at": paid_at.isoformat() if paid_at else None},
                      after={"paid": False, "cents": transfer.cents})
+        announce_event_shown_changed(transfer.session.table.round.event_id)
         return transfer
