@@ -249,12 +249,12 @@ def test_the_rating_writer_warms_the_chances_scale_itself(league, monkeypatch):
     from ratings import outlook
 
     warmed = []
-    monkeypatch.setattr(outlook, "pool_scale", lambda game: warmed.append(game))
+    monkeypatch.setattr(outlook, "warm_scale", lambda game: warmed.append(game))
     call_command("recompute_ratings", "--game", "lut", "--no-progress", stdout=open("/dev/null", "w"))
     assert warmed == ["lut"]
 
     def broken(game):
         raise ConnectionError("the cache is down")
 
-    monkeypatch.setattr(outlook, "pool_scale", broken)
+    monkeypatch.setattr(outlook, "warm_scale", broken)
     assert pool_sync("lut")["game"] == "lut"
