@@ -362,6 +362,12 @@ async function flush() {
   try {
     for (const entry of queue) {
       if (entry.state === "sent") continue;
+      // Hands entered while this loop runs join it: once the browser says it is offline, they wait
+      // for its "online" event like the others (a send now would fail, or leave the phone unseen).
+      if (navigator.onLine === false) {
+        setConnection(false);
+        break;
+      }
       if (entry.state === "rejected") break; // later hands wait until this one is fixed
       if (entry.retryAt && entry.retryAt > Date.now()) break; // its pause is not over; later hands wait
       entry.state = "sending";
