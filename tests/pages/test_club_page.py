@@ -37,6 +37,10 @@ class World:
 
 @pytest.fixture
 def world(db):
+    return build_club_world()
+
+
+def build_club_world() -> World:
     """A club with six players (one shown by initials only), a running series, events past and
     upcoming, published and not, one past event played with a held-back round; another club whose
     rated player is no member."""
