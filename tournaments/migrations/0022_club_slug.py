@@ -28,7 +28,9 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="club",
             name="slug",
-            field=models.SlugField(default="", editable=False, max_length=60, verbose_name="address"),
+            # No index yet (filled first, then made unique with its index below: adding the
+            # index twice fails on PostgreSQL, whose text pattern index the unique field adds too).
+            field=models.SlugField(db_index=False, default="", editable=False, max_length=60, verbose_name="address"),
             preserve_default=False,
         ),
         migrations.RunPython(fill_slugs, migrations.RunPython.noop),
