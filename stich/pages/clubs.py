@@ -16,6 +16,7 @@ import re
 
 import icalendar
 from django.core.paginator import Paginator
+from django.db.models import F
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -126,7 +127,9 @@ def club_detail(request, slug: str):
     today = timezone.localdate()
     events = club_events(club)
     upcoming = list(events.filter(starts_on__gte=today).order_by("starts_on", "name", "id")[:UPCOMING_ROWS])
-    past_page = Paginator(events.exclude(starts_on__gte=today).order_by("-starts_on", "name", "id"),
+    # Past: before today, and those without a date (after the dated ones on every database).
+    past_page = Paginator(events.exclude(starts_on__gte=today).order_by(F("starts_on").desc(nulls_last=True),
+                                                                        "name", "id"),
                           PAST_PAGE).get_page(_page_number(request, "past"))
     past = [{"event": event, "game_name": GAMES[event.game].name, "winners": _winners_html(event)}
             for event in past_page]

@@ -76,6 +76,8 @@ def build_club_world() -> World:
     w.past = event("Herbstabend", -2)
     w.past_secret = event("Interne Probe", -3, published=False)
     w.far_past = event("Altes Turnier", -450, series=w.old_series)
+    w.undated = services.event_create(by_user=organiser, club=w.club, name="Ohne Datum", game="lut",
+                                      published=True)
     # Series the public does not see: one without events, one of an unpublished event only.
     services.series_create(by_user=organiser, club=w.club, name="Leere Wertung", game="mu")
     hidden = services.series_create(by_user=organiser, club=w.club, name="Geheime Wertung", game="mu")
@@ -145,7 +147,7 @@ def test_the_page_shows_upcoming_series_past_events_and_winners(client, world):
     assert f'href="/series/{world.series.pk}/"' in running and "Sommerwertung" not in running
     assert "Sommerwertung 2025" in series[series.index("Earlier seasons"):]
     past = html[html.index('id="past"'):]
-    assert "Herbstabend" in past and "Altes Turnier" in past
+    assert past.index("Herbstabend") < past.index("Altes Turnier") < past.index("Ohne Datum")  # newest first
     # The winner of round 1 (the public result) computed here: the highest total of the table.
     totals = [sum(hand[seat] for hand in world.hands) for seat in range(4)]
     winner = world.players[totals.index(max(totals))]
@@ -251,3 +253,26 @@ def test_the_home_page_and_the_event_page_link_the_club(client, world):
     assert f'href="/clubs/{world.club.slug}/"' in home
     event = client.get(f"/events/{world.past.pk}/").content.decode()
     assert f'href="/clubs/{world.club.slug}/"' in event
+
+
+def test_past_events_come_ten_a_page(client, world):
+    from django.contrib.auth import get_user_model
+
+    from stich.pages.clubs import PAST_PAGE
+    from tournaments import services
+    from tournaments.models import Event
+
+    organiser = get_user_model().objects.get(username="chef")
+    for day in range(12):
+        services.event_create(by_user=organiser, club=world.club, name=f"Abend {day:02d}", game="mu", published=True,
+                              starts_on=world.today - datetime.timedelta(days=100 + day))
+    past = list(Event.objects.filter(club=world.club, published=True, starts_on__lt=world.today)
+                .order_by("-starts_on")) + [world.undated]
+    shown = []
+    for number in (1, 2):
+        html = client.get(f"/clubs/{world.club.slug}/?past={number}").content.decode()
+        section = html[html.index('id="past"'):]
+        shown.append([int(pk) for pk in re.findall(r'data-event="(\d+)"', section)])
+    assert shown[0] == [e.pk for e in past[:PAST_PAGE]]
+    assert shown[1] == [e.pk for e in past[PAST_PAGE:2 * PAST_PAGE]]
+    assert client.get(f"/clubs/{world.club.slug}/?past=junk").status_code == 200
