@@ -20,8 +20,9 @@ from csp.middleware import CSPMiddleware, PolicyParts
 from django.conf import settings
 from django.middleware.gzip import GZipMiddleware
 
-# Pages of the tools we do not write; their templates carry inline script and style.
-TOOL_PREFIXES = ("/admin/", "/api/", "/api-auth/")
+# Pages of the tools we do not write; their templates carry inline script and style (the guide:
+# MkDocs' theme).
+TOOL_PREFIXES = ("/admin/", "/api/", "/api-auth/", "/guide/")
 TOOL_ALLOWANCES = {
     "script-src": [SELF, UNSAFE_INLINE],
     "style-src": [SELF, UNSAFE_INLINE],

@@ -218,6 +218,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]  # the public pages' stylesheet (static/stich/)
+# The guide as MkDocs builds it (mkdocs.yml's site_dir), served under /guide/ (stich/guide.py).
+GUIDE_DIR = Path(env.str("GUIDE_DIR", default=str(BASE_DIR / "site")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

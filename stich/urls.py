@@ -1,5 +1,5 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import (
     SpectacularAPIView,
     SpectacularRedocView,
@@ -7,6 +7,7 @@ from drf_spectacular.views import (
 )
 
 from .asyncapi import asyncapi_json, asyncapi_yaml
+from .guide import guide
 from .health import healthz, livez, readyz
 
 urlpatterns = [
@@ -25,6 +26,7 @@ urlpatterns = [
     path("api-auth/", include("rest_framework.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("console/", include("tournaments.console.urls")),
+    re_path(r"^guide/(?P<path>.*)$", guide),  # the guide's static files (MkDocs, docs/)
     path("", include("tournaments.sheet.urls")),
     path("", include("stich.pages.urls")),
 ]

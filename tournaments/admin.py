@@ -131,9 +131,10 @@ def _changed(form) -> dict:
 
 @admin.register(Club)
 class ClubAdmin(ServiceAdmin):
-    list_display = ["name", "city"]
+    list_display = ["name", "city", "slug"]
     search_fields = ["name", "city"]
     filter_horizontal = ["organisers"]
+    readonly_fields = ["slug"]
 
     def service_save(self, request, obj, form, change):
         data = _changed(form)

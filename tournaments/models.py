@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from games.catalog import GAME_CHOICES, GAMES
@@ -65,9 +66,24 @@ def validate_points_table(value) -> None:
                               code="out_of_range")
 
 
+def unique_club_slug(name: str, *, taken) -> str:
+    """The address of a club's public page (``/clubs/<slug>/``) made from its name: ASCII letters,
+    digits and hyphens ("Mü-Freunde Köln" → ``mu-freunde-koln``), a number added when ``taken(slug)``
+    says another club has it already (``-2``, ``-3``, …)."""
+    base = slugify(name)[:50].strip("-") or "club"
+    slug, number = base, 1
+    while taken(slug):
+        number += 1
+        slug = f"{base}-{number}"
+    return slug
+
+
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120, unique=True)
     city = models.CharField(_("city"), max_length=120, blank=True)
+    # The public page's address, made from the name when the club is created and kept when it is
+    # renamed (calendars that phones subscribed to keep working): ``/clubs/<slug>/``.
+    slug = models.SlugField(_("address"), max_length=60, unique=True, editable=False)
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="organised_clubs", verbose_name=_("organisers")
     )
@@ -80,6 +96,15 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs):
+        if not self.slug:
+            self.slug = unique_club_slug(
+                self.name, taken=lambda slug: Club.objects.filter(slug=slug).exclude(pk=self.pk).exists())
+            update_fields = kwargs.get("update_fields")
+            if update_fields is not None:
+                kwargs["update_fields"] = {*update_fields, "slug"}
+        super().save(*args, **kwargs)
 
 
 class Player(models.Model):

@@ -1,7 +1,7 @@
 """URLs of the public pages (namespace ``pages``), and the language switch they offer."""
 from django.urls import include, path
 
-from . import series, views
+from . import clubs, series, views
 
 app_name = "pages"
 
@@ -13,6 +13,8 @@ urlpatterns = [
     path("leaderboard/<str:game>/", views.leaderboard_page, name="leaderboard"),
     path("players/<int:pk>/", views.player_detail, name="player"),
     path("calibration/", views.calibration_page, name="calibration"),
+    path("clubs/<slug:slug>/", clubs.club_detail, name="club"),
+    path("clubs/<slug:slug>/calendar.ics", clubs.club_calendar, name="club_calendar"),
     path("series/<int:pk>/", series.series_detail, name="series"),
     path("series/<int:pk>/screen/", series.series_screen, name="series_screen"),
     # Django's set_language (POST): a choice that overrides the browser's Accept-Language.

@@ -72,7 +72,9 @@ def public_events():
 def home(request):
     events = public_events().order_by("-starts_on", "name", "id")
     series = policy.public().series().select_related("club").order_by("-season_from", "name", "id")
-    return render(request, "pages/home.html", {"events": events, "games": games(), "series": series})
+    clubs = Club.objects.order_by("name")
+    return render(request, "pages/home.html", {"events": events, "games": games(), "series": series,
+                                               "clubs": clubs})
 
 
 def _page_number(request, name: str = "page") -> int:

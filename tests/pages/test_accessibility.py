@@ -35,6 +35,7 @@ SHOTS = SCREENSHOTS / "a11y"
 # The URLs that show no page of their own, and why.
 NOT_PAGES = {
     "pages:set_language": "the language form's POST",
+    "pages:club_calendar": "the club's calendar feed (iCalendar, not HTML)",
     "sheet:table_running": "the running sheet alone, a fragment the sheet reloads into itself",
     "sheet:my_table_running": "the running sheet alone, a fragment the sheet reloads into itself",
     "sheet:service_worker": "the sheet's service worker (a script)",
@@ -76,6 +77,7 @@ PAGES = {
     "pages:leaderboard": lambda w: [(f"leaderboard-{g}", f"/leaderboard/{g}/") for g in w.events],
     "pages:player": lambda w: [("player", f"/players/{w.player.pk}/")],
     "pages:calibration": lambda w: [("calibration", "/calibration/")],
+    "pages:club": lambda w: [("club", f"/clubs/{w.events['mu'].club.slug}/")],
     "pages:series": lambda w: [("series", f"/series/{w.series.pk}/")],
     "pages:series_screen": lambda w: [("series-screen", f"/series/{w.series.pk}/screen/")],
     "sheet:table": lambda w: [(f"sheet-{g}-{state}", f"/t/{t.scorer_token}/")

@@ -29,6 +29,8 @@ VIEW_MODULES = [
     "tournaments/api/account.py",
     "tournaments/console/series.py",
     "stich/pages/series.py",
+    "stich/pages/clubs.py",
+    "stich/guide.py",
 ]
 
 

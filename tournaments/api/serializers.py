@@ -30,8 +30,10 @@ class ClubSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Club
-        fields = ["id", "name", "city", "organisers", "created_at"]
-        read_only_fields = ["created_at"]
+        fields = ["id", "name", "city", "slug", "organisers", "created_at"]
+        read_only_fields = ["slug", "created_at"]
+        extra_kwargs = {"slug": {"help_text": "The address of the club's public page, /clubs/{slug}/ "
+                                              "(its calendar: /clubs/{slug}/calendar.ics); made from the name."}}
         validators = []  # the unique name is the service's to check (a 400 with code "duplicate")
 
 
