@@ -115,7 +115,19 @@ def standings_context(event: Event, visibility: policy.Visibility | None = None,
         "metric_help": [METRIC_HELP[name] for name in metrics if name in METRIC_HELP],
         "played_label": _("Series played") if maumau else _("Sessions played"),
         "updated": timezone.localtime(),
+        "final": _final_context(document),
     }
+
+
+def _final_context(document: dict) -> dict | None:
+    """The final ranking of an event with a final (``standings_document``'s ``final``), numbers as
+    people read them; the standings are then the preliminary ranking."""
+    final = document.get("final")
+    if not final:
+        return None
+    return {"metric": METRIC_LABELS.get(final["metric"], final["metric"]),
+            "rows": [{**row, "final": number(row["final"]), "carried": number(row["carried"]),
+                      "points": number(row["points"])} for row in final["standings"]]}
 
 
 # The event page shows its tables a page at a time (``?tables=``): a league run as one event has

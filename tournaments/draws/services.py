@@ -362,6 +362,8 @@ def seating_script_set(event: Event, *, text: str, by_user, via: str = "api") ->
     ``{"text", "rounds": {"1": [{"table", "line", "numbers", "players"}, …]}}``."""
     if not isinstance(text, str) or len(text) > MAX_SCRIPT_CHARS:
         raise Invalid(f"a script is text of at most {MAX_SCRIPT_CHARS} characters", field="script")
+    if "\x00" in text or not text.encode("utf-8", "surrogatepass").decode("utf-8", "ignore") == text:
+        raise Invalid("the script holds a character that cannot be stored (NUL or a lone surrogate)", field="script")
     with transaction.atomic():
         event = Event.objects.select_for_update(no_key=True).get(pk=event.pk)
         if event.format == Event.Format.OPEN:
