@@ -24,7 +24,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
@@ -266,8 +266,8 @@ def event_detail(request, pk: int):
     })
 
 
-CARRY_WORDS = {"none": _lazy("none of the preliminary points"), "half": _lazy("half of the preliminary points"),
-               "all": _lazy("all of the preliminary points")}
+CARRY_WORDS = {"none": gettext_lazy("none of the preliminary points"), "half": gettext_lazy("half of the preliminary points"),
+               "all": gettext_lazy("all of the preliminary points")}
 
 
 def final_context(document: dict, names: dict, event: Event) -> dict | None:
@@ -466,12 +466,12 @@ def round_new(request, pk: int):
 
 # What each seating method optimised, as the quality report says it first.
 METHOD_WORDS = {
-    "varied": _lazy("Seated for variety: as few pairs as possible meet again."),
-    "standings": _lazy("Seated by standings: table 1 has the leaders, and so on down; players level in the "
+    "varied": gettext_lazy("Seated for variety: as few pairs as possible meet again."),
+    "standings": gettext_lazy("Seated by standings: table 1 has the leaders, and so on down; players level in the "
                        "standings were placed so that the fewest meet again."),
-    "interval": _lazy("Seated by interval: the standings dealt round the tables (1st, 5th, 9th … together "
+    "interval": gettext_lazy("Seated by interval: the standings dealt round the tables (1st, 5th, 9th … together "
                       "with four tables); players level in the standings were placed so that the fewest meet again."),
-    "script": _lazy("Seated as the event's seating script says for this round."),
+    "script": gettext_lazy("Seated as the event's seating script says for this round."),
 }
 
 
