@@ -294,6 +294,10 @@ def _check_event(event: Event) -> None:
     if event.format not in Event.Format.values:
         raise Invalid(f"unknown format {event.format!r}; known: {', '.join(Event.Format.values)}", field="format")
     _check_final(event)
+    series = event.series
+    if series is not None and (series.club_id != event.club_id or series.game != event.game):
+        raise Invalid("an event counts only for a series of its own club and game", code=Error.SERIES_MISMATCH,
+                      field="series")
 
 
 def final_size_allowed(game: str, size: int) -> bool:
@@ -317,10 +321,6 @@ def _check_final(event: Event) -> None:
         raise Invalid(f"final_size must be a multiple of a table size the game is played with "
                       f"({info.min_players}–{info.max_players}), at most 1000", code=Error.BAD_FINAL_SIZE,
                       field="final_size")
-    series = event.series
-    if series is not None and (series.club_id != event.club_id or series.game != event.game):
-        raise Invalid("an event counts only for a series of its own club and game", code=Error.SERIES_MISMATCH,
-                      field="series")
 
 
 @transaction.atomic
