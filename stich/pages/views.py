@@ -366,7 +366,9 @@ def screen_context(event: Event, page: int = 1) -> dict:
     public = policy.public()
     read = session_results(event, visibility=public)
     context = standings_context(event, page=page)
-    previous, moves = room.standings_moves(event, read)
+    # With a final the standings are the preliminary ranking, which the final's rounds do not
+    # move: no change since the previous round is shown.
+    previous, moves = room.standings_moves(event, read) if context["final"] is None else (None, {})
     if previous is not None:
         for row in context["standings"]:
             row["move"] = _move_view(moves.get(row["player_id"]))

@@ -131,3 +131,15 @@ def test_a_final_needs_the_event_final_stage_and_a_size_the_game_can_seat(day_of
     assert [len(t["players"]) for t in draft["tables"]] == [4, 4]
     totals = {p.pk: p.pk % 7 * 10 for p in day.players}
     assert min(totals[p] for p in draft["tables"][0]["players"]) >= max(totals[p] for p in draft["tables"][1]["players"])
+
+
+def test_the_export_keeps_the_final_stage(day_of):
+    from tournaments import policy
+    from tournaments.results.exchange import export_text, import_lines
+
+    day, names, letter = run_day(day_of, "half")
+    copy = import_lines(export_text(day.event, visibility=policy.Visibility(day.organiser)).splitlines(),
+                        by_user=day.organiser)
+    assert (copy.final_size, copy.final_carry) == (4, "half")
+    assert list(copy.rounds.order_by("number").values_list("stage", flat=True)) == ["preliminary", "preliminary",
+                                                                                    "final"]
