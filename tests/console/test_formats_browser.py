@@ -68,7 +68,14 @@ def test_a_round_by_standings_and_a_final_of_four_in_the_console(asgi_server, ne
     event.refresh_from_db()
     assert (event.final_size, event.final_carry) == (4, "half")
     assert page.is_visible("#final-rule")
+    # The seating-script page: a script with a faulty line comes back with the line's error.
+    click_and_wait(page, "#script-link")
+    page.fill("#id_text", "1, 1, 1, 2, 3, 4\n1, 2, 5, 6, 7, 40")
+    click_and_wait(page, "#store-script")
+    assert "line 2: no player has the number 40 in this event" in page.inner_text("#script-form")
+    both_widths(page, "script-refused")
     # Round 2 by standings: the leaders at table 1.
+    page.goto(f"{asgi_server}/console/events/{event.pk}/")
     click_and_wait(page, "#new-round")
     page.select_option("#id_method", "standings")
     both_widths(page, "draw-form")
