@@ -36,6 +36,8 @@ EXAMPLES: dict[str, list[tuple[str, dict]]] = {
     "rounds_draw_create": [
         ("Draw for the present players", {"players": [1, 2, 3, 4, 5, 6, 7, 8], "seed": 42}),
         ("A late arrival and a dropout", {"add": [9], "remove": [8]}),
+        ("Seat by standings, the leaders together", {"players": [1, 2, 3, 4, 5, 6, 7, 8], "method": "standings"}),
+        ("Spread the standings over the tables", {"players": [1, 2, 3, 4, 5, 6, 7, 8], "method": "interval"}),
     ],
     "rounds_draw_swap_create": [("Swap two players of the draw", {"a": 1, "b": 5})],
     "tables_create": [("A table seated by hand", TABLE)],
@@ -47,4 +49,6 @@ EXAMPLES: dict[str, list[tuple[str, dict]]] = {
     "hands_confirm_create": [("Confirm as an organiser", {}), ("Confirm on the table's device", {"seat": 1})],
     "hands_dispute_create": [("Dispute on the table's device", {"seat": 1, "reason": "The bids were 3 and 1."})],
     "events_open_table_create": [("Open a table for four", {"players": [1, 2, 3, 4]})],
+    "events_seating_script_update": [("Two rounds of eight players by start number", {
+        "script": "round;table;players\n1;1;1;2;3;4\n1;2;5;6;7;8\n2;1;1;5;2;6\n2;2;3;7;4;8\n"})],
 }

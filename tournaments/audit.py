@@ -44,6 +44,8 @@ class Action(models.TextChoices):
     DRAW_SWAPPED = "draw_swapped"
     DRAW_PUBLISHED = "draw_published"
     DRAW_PLANNED = "draw_planned"
+    SEATING_SCRIPT_SET = "seating_script_set"
+    SEATING_SCRIPT_REMOVED = "seating_script_removed"
     HAND_CORRECTED = "hand_corrected"
     HAND_VOIDED = "hand_voided"
     HAND_CONFIRMED = "hand_confirmed"

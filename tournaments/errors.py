@@ -75,6 +75,10 @@ class Error(StrEnum):
     SERIES_MISMATCH = "series_mismatch", Kind.INVALID, "an event joins only a series of its own club and game"
     NOT_PRESENT = "not_present", Kind.INVALID, "open club night: a player who is not checked in tonight"
     STILL_PLAYING = "still_playing", Kind.INVALID, "open club night: a player still at an unfinished table"
+    BAD_METHOD = "bad_method", Kind.INVALID, "draw: not a seating method (varied, standings, interval, script)"
+    BAD_SCRIPT = "bad_script", Kind.INVALID, "seating script: lines with errors (`fields.script`: `line N: …`); nothing stored"
+    SCRIPT_ABSENT = "script_absent", Kind.INVALID, "draw by script: players of the round's script are not checked in"
+    BAD_FINAL_SIZE = "bad_final_size", Kind.INVALID, "final_size: not a multiple of a table size the game plays"
     # who
     NOT_AUTHENTICATED = "not_authenticated", Kind.NOT_AUTHENTICATED, "log in (or use the table's scorer link) first"
     AUTHENTICATION_FAILED = "authentication_failed", Kind.NOT_AUTHENTICATED, "the token or login is not valid"
@@ -115,6 +119,9 @@ class Error(StrEnum):
     ALREADY_ABANDONED = "already_abandoned", Kind.CONFLICT, "the session is abandoned already"
     ALREADY_PAID = "already_paid", Kind.CONFLICT, "the payment is marked paid already"
     NOT_PAID = "not_paid", Kind.CONFLICT, "the payment is not marked paid: nothing to undo"
+    NO_SCRIPT = "no_script", Kind.CONFLICT, "draw by script: the event's seating script has no tables for this round"
+    NO_FINAL = "no_final", Kind.CONFLICT, "a final round of an event without a final stage (set `final_size` first)"
+    TOO_FEW_FINALISTS = "too_few_finalists", Kind.CONFLICT, "fewer players in the preliminary standings than final seats"
     # the service
     LENGTH_REQUIRED = "length_required", Kind.LENGTH_REQUIRED, "a chunked body: send its Content-Length"
     TOO_LARGE = Reason.TOO_LARGE, Kind.TOO_LARGE, "the body is larger than the service accepts"
@@ -182,6 +189,20 @@ class Invalid(DomainError):
     """The input cannot be taken as it is (400)."""
 
 
+class ScriptRefused(Invalid):
+    """A seating script refused whole (400 ``bad_script``): ``lines`` holds one sentence per faulty
+    line (``line N: …``), answered as ``fields.script``."""
+
+    code = Error.BAD_SCRIPT
+
+    def __init__(self, message: str, lines: list[str]) -> None:
+        super().__init__(message, field="script")
+        self.lines = list(lines)
+
+    def as_dict(self) -> dict:
+        return {"code": str(self.code), "message": self.message, "fields": {"script": self.lines}}
+
+
 class NotAuthenticated(DomainError):
     """Nobody is logged in where the policy needs someone (401)."""
 
@@ -208,7 +229,7 @@ class Conflict(DomainError):
 
 
 # The kind each class raises; a code is raised with the class of its kind.
-CLASS_KINDS = {Invalid: Kind.INVALID, NotAuthenticated: Kind.NOT_AUTHENTICATED, NotAllowed: Kind.NOT_ALLOWED,
+CLASS_KINDS = {Invalid: Kind.INVALID, ScriptRefused: Kind.INVALID, NotAuthenticated: Kind.NOT_AUTHENTICATED, NotAllowed: Kind.NOT_ALLOWED,
                NotFound: Kind.NOT_FOUND, Conflict: Kind.CONFLICT}
 
 

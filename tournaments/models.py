@@ -194,6 +194,11 @@ class Series(models.Model):
 class Event(models.Model):
     """A tournament of one game, with that game's rule options."""
 
+    class FinalCarry(models.TextChoices):
+        NONE = "none", _("none of the preliminary points")
+        HALF = "half", _("half of the preliminary points")
+        ALL = "all", _("all of the preliminary points")
+
     class Format(models.TextChoices):
         ROUNDS = "rounds", _("rounds with a draw")
         OPEN = "open", _("open club night")
@@ -226,6 +231,14 @@ class Event(models.Model):
     # The club's series this event counts for (same club and game; services.event_update checks).
     series = models.ForeignKey(Series, null=True, blank=True, on_delete=models.PROTECT, related_name="events",
                                verbose_name=_("series"))
+    # The seating script uploaded for the whole event (tournaments/draws/seating/script.py): its text
+    # and its tables per round, players by their number in the event; the ``script`` method seats it.
+    seating_script = models.JSONField(null=True, blank=True, editable=False)
+    # The final stage (tournaments/standings/finals.py): the top ``final_size`` of the preliminary
+    # rounds play the final rounds; ``final_carry`` is how much of their preliminary points they keep.
+    final_size = models.PositiveSmallIntegerField(_("finalists"), null=True, blank=True)
+    final_carry = models.CharField(_("carry-over into the final"), max_length=5, choices=FinalCarry.choices,
+                                   default=FinalCarry.NONE)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -273,6 +286,10 @@ class Attendance(models.Model):
 
 
 class Round(models.Model):
+    class Stage(models.TextChoices):
+        PRELIMINARY = "preliminary", _("preliminary round")
+        FINAL = "final", _("final")
+
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField(_("number"))
     # An organiser may hold back a round's results until he releases them (public pages, API).
@@ -281,6 +298,8 @@ class Round(models.Model):
     # players who sat out (byes) stay on the round once published. See tournaments/draws/services.py.
     draft = models.JSONField(_("draw preview"), null=True, blank=True, editable=False)
     byes = models.JSONField(_("byes"), default=list, blank=True, editable=False)
+    # A final round seats the event's finalists (Event.final_size); its results make the final ranking.
+    stage = models.CharField(_("stage"), max_length=12, choices=Stage.choices, default=Stage.PRELIMINARY)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

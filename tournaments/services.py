@@ -47,6 +47,7 @@ from .standings.metrics import METRICS
 EVENT_FIELDS = (
     "name", "game", "starts_on", "published", "mu_target_score", "mu_fixed_deals",
     "maumau_games_per_series", "maumau_stake_cents", "standings_metrics", "confirm_hands", "format",
+    "final_size", "final_carry",
 )
 SERIES_FIELDS = ("name", "game", "season_from", "season_to", "scoring", "points_table", "best_of", "min_events")
 _UNCHANGED = object()
@@ -292,10 +293,34 @@ def _check_event(event: Event) -> None:
         raise Invalid(f"unknown standings metric; known: {', '.join(METRICS)}", field="standings_metrics")
     if event.format not in Event.Format.values:
         raise Invalid(f"unknown format {event.format!r}; known: {', '.join(Event.Format.values)}", field="format")
+    _check_final(event)
     series = event.series
     if series is not None and (series.club_id != event.club_id or series.game != event.game):
         raise Invalid("an event counts only for a series of its own club and game", code=Error.SERIES_MISMATCH,
                       field="series")
+
+
+def final_size_allowed(game: str, size: int) -> bool:
+    """Whether ``size`` finalists fill tables of one size the game allows (``size`` a multiple
+    of such a size)."""
+    info = GAMES[game]
+    return any(size % k == 0 for k in range(info.min_players, info.max_players + 1) if k <= size)
+
+
+def _check_final(event: Event) -> None:
+    """The final stage's options: ``final_size`` a multiple of a table size the game allows (at
+    most 1,000), ``final_carry`` none, half or all."""
+    if event.final_carry not in Event.FinalCarry.values:
+        raise Invalid(f"final_carry is one of {', '.join(Event.FinalCarry.values)}", field="final_carry")
+    size = event.final_size
+    if size is None:
+        return
+    if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= 1000 or \
+            not final_size_allowed(event.game, size):
+        info = GAMES[event.game]
+        raise Invalid(f"final_size must be a multiple of a table size the game is played with "
+                      f"({info.min_players}–{info.max_players}), at most 1000", code=Error.BAD_FINAL_SIZE,
+                      field="final_size")
 
 
 @transaction.atomic
@@ -410,14 +435,22 @@ def player_check_out(*, event: Event, player: Player, by_user, via: str = "api")
 # --- rounds -------------------------------------------------------------------------------------
 
 @transaction.atomic
-def round_create(*, event: Event, by_user, number: int | None = None, via: str = "api") -> Round:
+def round_create(*, event: Event, by_user, number: int | None = None, via: str = "api",
+                 stage: str = Round.Stage.PRELIMINARY) -> Round:
+    """A new round (the next number unless given). A final round (``stage="final"``) needs the
+    event's final stage (``final_size``); its draw seats the finalists."""
+    if stage not in Round.Stage.values:
+        raise Invalid(f"stage is one of {', '.join(Round.Stage.values)}", field="stage")
+    if stage == Round.Stage.FINAL and not event.final_size:
+        raise Conflict("this event has no final stage: set the number of finalists first", code=Error.NO_FINAL,
+                       field="stage")
     if number is None:
         number = (event.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     if event.rounds.filter(number=number).exists():
         raise Invalid(f"this event already has a round {number}", code=Error.DUPLICATE, field="number")
-    round_ = Round.objects.create(event=event, number=number)
+    round_ = Round.objects.create(event=event, number=number, stage=stage)
     audit.record(actor=by_user, via=via, action=audit.Action.ROUND_CREATED, obj=round_, event=event,
-                 after={"number": number})
+                 after={"number": number, **({"stage": stage} if stage != Round.Stage.PRELIMINARY else {})})
     announce_event_shown_changed(event.pk)
     return round_
 

@@ -117,7 +117,19 @@ def standings_context(event: Event, visibility: policy.Visibility | None = None,
         "metric_help": [METRIC_HELP[name] for name in metrics if name in METRIC_HELP],
         "played_label": _("Series played") if maumau else _("Sessions played"),
         "updated": timezone.localtime(),
+        "final": _final_context(document),
     }
+
+
+def _final_context(document: dict) -> dict | None:
+    """The final ranking of an event with a final (``standings_document``'s ``final``), numbers as
+    people read them; the standings are then the preliminary ranking."""
+    final = document.get("final")
+    if not final:
+        return None
+    return {"metric": METRIC_LABELS.get(final["metric"], final["metric"]),
+            "rows": [{**row, "final": number(row["final"]), "carried": number(row["carried"]),
+                      "points": number(row["points"])} for row in final["standings"]]}
 
 
 # The event page shows its tables a page at a time (``?tables=``): a league run as one event has
@@ -356,7 +368,9 @@ def screen_context(event: Event, page: int = 1) -> dict:
     public = policy.public()
     read = session_results(event, visibility=public)
     context = standings_context(event, page=page)
-    previous, moves = room.standings_moves(event, read)
+    # With a final the standings are the preliminary ranking, which the final's rounds do not
+    # move: no change since the previous round is shown.
+    previous, moves = room.standings_moves(event, read) if context["final"] is None else (None, {})
     if previous is not None:
         for row in context["standings"]:
             row["move"] = _move_view(moves.get(row["player_id"]))

@@ -102,6 +102,9 @@ def _stage(w, operation_id: str, body: dict) -> Stage:  # noqa: C901 - one branc
     elif resource == "events" and operation_id != "events_open_table_create":
         stage.user = w.club_organiser if operation_id == "events_create" else w.organiser
         stage.path_id = maumau.pk
+        if operation_id == "events_seating_script_update":  # its players by start number: eight checked in
+            for number in range(1, 9):
+                Attendance.objects.create(event=maumau, player_id=stage.player(number), present=True)
     elif resource == "series":
         stage.user = w.club_organiser
         stage.path_id = Series.objects.create(club=w.club, name="Saison", game="maumau").pk

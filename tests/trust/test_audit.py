@@ -90,8 +90,22 @@ def cases(w):
             services.player_check_in(event=w.empty_event, player=player, by_user=w.organiser)
         return _page(w.organiser).post(f"/console/events/{w.empty_event.pk}/plan/", {"rounds": 2})
 
+    def script_set():
+        from tournaments import services
+
+        for player in w.players[:4]:
+            services.player_check_in(event=w.empty_event, player=player, by_user=w.organiser)
+        return _page(w.organiser).post(f"/console/events/{w.empty_event.pk}/seating-script/",
+                                       {"text": "1, 1, 1, 2, 3, 4"})
+
+    def script_removed():
+        script_set()
+        return _api(w.organiser).delete(f"/api/v1/events/{w.empty_event.pk}/seating-script/")
+
     replacement = next_record("mu", random.Random(21), 4, None, hand.dealer)
     return {
+        "seating_script_set": (script_set, "organiser", "event", None, "page"),
+        "seating_script_removed": (script_removed, "organiser", "event", None, "api"),
         "club_created": (lambda: _api(w.staff).post("/api/v1/clubs/", {"name": "Neuer Club"}, format="json"),
                          "staff", "club", None, "api"),
         "club_changed": (lambda: _admin(w).post(f"/admin/tournaments/club/{w.club.pk}/change/",

@@ -98,6 +98,11 @@ def cases(w) -> dict:
                                     w.organiser, lambda: _paid(transfer, w.organiser)),
         "console:player_distinction": (f"/console/events/{mu.pk}/players/{w.players[3].pk}/distinction/",
                                        {"distinction": "junior"}, w.club_organiser, None),
+        "console:seating_script": (f"/console/events/{mu.pk}/seating-script/", {"text": "1, 1, 1, 2, 3, 4"},
+                                   w.organiser, lambda: present(mu)),
+        "console:seating_script_remove": (f"/console/events/{mu.pk}/seating-script/remove/", {}, w.organiser,
+                                          lambda: (present(mu), draws.seating_script_set(
+                                              mu, text="1, 1, 1, 2, 3, 4", by_user=w.organiser))),
     }
 
 
@@ -130,7 +135,8 @@ def test_every_page_route_is_a_known_write_or_read(trust):
                                            "console:hand_correct", "console:hand_void", "console:transfer_paid",
                                            "console:transfer_unpaid", "console:player_distinction",
                                            "console:series_new", "console:series", "console:series_event",
-                                           "console:series_delete", "console:open_table"}))
+                                           "console:series_delete", "console:open_table",
+                                           "console:seating_script", "console:seating_script_remove"}))
 @pytest.mark.parametrize("role", ROLES + ["owner", "staff"])
 def test_only_the_owner_writes_through_the_pages(trust, name, role):
     table = cases(trust)

@@ -78,6 +78,9 @@ def cases(w) -> dict:
         ("series-detail", "delete"): (f"/api/v1/series/{series.pk}/", None, w.club_organiser),
         ("event-open-table", "post"): (f"/api/v1/events/{night.pk}/open-table/", {"players": members},
                                        w.club_organiser),
+        ("event-seating-script", "put"): (f"/api/v1/events/{mu.pk}/seating-script/", {"script": "1, 1, 1, 2, 3, 4"},
+                                          w.organiser),
+        ("event-seating-script", "delete"): (f"/api/v1/events/{mu.pk}/seating-script/", None, w.organiser),
         ("event-checkins", "post"): (f"/api/v1/events/{mu.pk}/checkins/", {"player": w.players[8].pk}, w.organiser),
         ("event-checkout", "delete"): (f"/api/v1/events/{mu.pk}/checkins/{w.players[9].pk}/", None, w.organiser),
         ("club-list", "post"): ("/api/v1/clubs/", {"name": "New club"}, w.staff),
@@ -171,6 +174,12 @@ def _prepare(w, name: str):
         from tournaments import services
 
         services.player_check_in(event=w.events["mu"], player=w.players[9], by_user=w.organiser)
+    if name == "event-seating-script":  # four players by start number, and a script to delete
+        from tournaments import services
+
+        for player in w.players[:4]:
+            services.player_check_in(event=w.events["mu"], player=player, by_user=w.organiser)
+        draws.seating_script_set(w.events["mu"], text="1, 1, 4, 3, 2, 1", by_user=w.organiser)
     if name == "transfer-unpaid":
         results.transfer_mark_paid(transfer=w.maumau_session.transfers.first(), by_user=w.organiser)
 

@@ -28,6 +28,7 @@ VIEW_MODULES = [
     "tournaments/api/evening.py",
     "tournaments/api/account.py",
     "tournaments/console/series.py",
+    "tournaments/console/formats.py",
     "stich/pages/series.py",
     "stich/pages/clubs.py",
     "stich/guide.py",

@@ -47,6 +47,8 @@ class CheckinSerializer(serializers.Serializer):
     player = serializers.IntegerField(help_text="The player's id.")
     name = serializers.CharField(help_text="The name shown to you (namesakes told apart).")
     checked_in_at = serializers.DateTimeField(help_text="When he checked in (last).")
+    number = serializers.IntegerField(help_text="His number in the event (start number: the order in which "
+                                                "he was first checked in); a seating script names him by it.")
 
 
 class CheckinListSerializer(serializers.Serializer):
@@ -120,7 +122,7 @@ class TablesStateSerializer(serializers.Serializer):
 CHECKIN_EXAMPLE = OpenApiExample(
     "Check a player in", value={"player": 12}, request_only=True)
 CHECKIN_ANSWER_EXAMPLE = OpenApiExample(
-    "Checked in", value={"player": 12, "name": "Anna Berg", "checked_in_at": "2026-11-25T18:02:11Z"},
+    "Checked in", value={"player": 12, "name": "Anna Berg", "checked_in_at": "2026-11-25T18:02:11Z", "number": 7},
     response_only=True, status_codes=["200"])
 
 

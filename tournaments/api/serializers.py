@@ -94,17 +94,27 @@ class EventSerializer(serializers.ModelSerializer):
         fields = [
             "id", "club", "name", "game", "format", "starts_on", "published", "organisers", "series",
             "mu_target_score", "mu_fixed_deals", "maumau_games_per_series", "maumau_stake_cents",
-            "standings_metrics", "confirm_hands", "created_at",
+            "standings_metrics", "confirm_hands", "final_size", "final_carry", "created_at",
         ]
         read_only_fields = ["created_at"]
+        extra_kwargs = {
+            "final_size": {"help_text": "The final stage: the top N of the preliminary rounds play the final rounds "
+                                        "(N a multiple of a table size the game allows); null: no final.",
+                           "min_value": 1, "max_value": 1000},
+            "final_carry": {"help_text": "How much of their preliminary points (the first metric) the finalists "
+                                         "keep: none, half (kept exactly, e.g. 3.5) or all."},
+        }
 
 
 class RoundSerializer(serializers.ModelSerializer):
     number = serializers.IntegerField(required=False, min_value=1, help_text="Default: the next number.")
+    stage = serializers.ChoiceField(choices=Round.Stage.values, required=False,
+                                    help_text="preliminary (default) or final: a final round seats the event's "
+                                              "finalists (`final_size`); fixed once the round exists.")
 
     class Meta:
         model = Round
-        fields = ["id", "event", "number", "results_held", "byes", "created_at"]
+        fields = ["id", "event", "number", "stage", "results_held", "byes", "created_at"]
         read_only_fields = ["byes", "created_at"]
         validators = []
 

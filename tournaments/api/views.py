@@ -81,6 +81,24 @@ class StandingRowSerializer(serializers.Serializer):
     cents = serializers.IntegerField(required=False, help_text="Maumau only: money won (+) or lost (-).")
 
 
+class FinalRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="The final rank (no ties: the preliminary rank breaks them).")
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    played = serializers.IntegerField(help_text="Final sessions finished.")
+    final = serializers.FloatField(help_text="The first metric over the final sessions.")
+    carried = serializers.FloatField(help_text="The carry-over: none, half or all of the preliminary value.")
+    points = serializers.FloatField(help_text="final + carried: what ranks (exact; shown to 4 decimals).")
+    preliminary_rank = serializers.IntegerField()
+
+
+class FinalSerializer(serializers.Serializer):
+    size = serializers.IntegerField(help_text="Finalists: the top N of the preliminary standings.")
+    carry = serializers.ChoiceField(choices=["none", "half", "all"])
+    metric = serializers.CharField(help_text="The metric whose points count (the event's first).")
+    standings = FinalRowSerializer(many=True)
+
+
 class StandingsSerializer(serializers.Serializer):
     event = serializers.IntegerField()
     metrics = serializers.ListField(child=serializers.ChoiceField(choices=sorted(METRICS)),
@@ -92,6 +110,9 @@ class StandingsSerializer(serializers.Serializer):
     page_size = serializers.IntegerField(required=False, help_text="Paginated only: rows per page.")
     next = serializers.URLField(required=False, allow_null=True, help_text="Paginated only: the next page.")
     previous = serializers.URLField(required=False, allow_null=True, help_text="Paginated only: the page before.")
+    stage = serializers.ChoiceField(choices=["final"], required=False,
+                                    help_text="With a final: `standings` is then the preliminary ranking.")
+    final = FinalSerializer(required=False, help_text="The final ranking, once a final round has tables.")
 
 
 STANDINGS_PAGE_PARAMETERS = [
@@ -353,6 +374,27 @@ class JSONErrorsMixin:
         return response
 
 
+class SeatingScriptSerializer(serializers.Serializer):
+    script = serializers.CharField(
+        max_length=draws.MAX_SCRIPT_CHARS, allow_blank=True, trim_whitespace=False,
+        help_text="One line per table per round: round, table, then the players by their number in the event "
+                  "(their start number, `number` in `/api/v1/events/{id}/checkins/`), separated by commas, "
+                  "semicolons, tabs or spaces; `#` starts a comment; a first line naming the columns is skipped.")
+
+
+class ScriptTableSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    line = serializers.IntegerField(help_text="The script's line.")
+    numbers = serializers.ListField(child=serializers.IntegerField(), help_text="Start numbers in seat order.")
+    players = serializers.ListField(child=serializers.IntegerField(), help_text="Player ids in seat order.")
+
+
+class SeatingScriptAnswerSerializer(serializers.Serializer):
+    text = serializers.CharField()
+    rounds = serializers.DictField(child=ScriptTableSerializer(many=True),
+                                   help_text="Round number → its tables in table order.")
+
+
 class EventViewSet(JSONErrorsMixin, PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin, CreateMixin,
                    UpdateMixin, mixins.DestroyModelMixin):
     """Events (tournaments) of one game. A club's organisers create them (unpublished); an event's
@@ -362,7 +404,7 @@ class EventViewSet(JSONErrorsMixin, PolicyViewSet, mixins.ListModelMixin, mixins
     filterset_fields = {"club": ["exact"], "game": ["exact"], "starts_on": ["exact", "gte", "lte"]}
     ordering_fields = ["starts_on", "name", "created_at"]
     permissions = {"create": "add_event", "update": "change_event", "partial_update": "change_event",
-                   "destroy": "delete_event"}
+                   "destroy": "delete_event", "seating_script": "change_event"}
 
     def get_queryset(self):
         return self.visibility.events().select_related("club").prefetch_related("organisers")
@@ -381,6 +423,31 @@ class EventViewSet(JSONErrorsMixin, PolicyViewSet, mixins.ListModelMixin, mixins
 
     def perform_destroy(self, event):
         services.event_delete(event=event, by_user=self.request.user)
+
+    @extend_schema(methods=["GET"], request=None,
+                   responses={200: SeatingScriptAnswerSerializer, **error_responses(401, 403, 404)})
+    @extend_schema(methods=["PUT"], request=SeatingScriptSerializer,
+                   responses={200: SeatingScriptAnswerSerializer, **error_responses(400, 401, 403, 404, 409)})
+    @extend_schema(methods=["DELETE"], request=None, responses={204: None, **error_responses(401, 403, 404)})
+    @action(detail=True, methods=["get", "put", "delete"], url_path="seating-script",
+            serializer_class=SeatingScriptSerializer, pagination_class=None, filter_backends=[])
+    def seating_script(self, request, pk=None):
+        """The event's seating script (organisers): ``PUT`` checks it against the event's players
+        (by their start number) and the game's table sizes and keeps it, or refuses it whole: 400
+        `bad_script` with one sentence per faulty line in `fields.script` (`line 3: no player has the
+        number 41 in this event`); ``GET`` shows it (404 when there is none); ``DELETE`` forgets it.
+        The draw's `script` method seats it."""
+        event = self.get_object()
+        if request.method == "GET":
+            if event.seating_script is None:
+                raise NotFound("this event has no seating script")
+            return Response(event.seating_script)
+        if request.method == "DELETE":
+            draws.seating_script_remove(event, by_user=request.user)
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        data = SeatingScriptSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return Response(draws.seating_script_set(event, text=data.validated_data["script"], by_user=request.user))
 
     @extend_schema(responses={200: StandingsSerializer, (200, "text/csv"): OpenApiTypes.STR,
                               **error_responses(400, 404)}, parameters=STANDINGS_PAGE_PARAMETERS)
@@ -414,17 +481,35 @@ class EventViewSet(JSONErrorsMixin, PolicyViewSet, mixins.ListModelMixin, mixins
     def _standings_csv(self, event) -> StreamingHttpResponse:
         """Every row of the standings, streamed (names looked up a chunk of rows at a time)."""
         rows = standings_stream(event, visibility=self.visibility)
-        metrics = next(rows)
+        metrics, final = next(rows), None
+        if isinstance(metrics, tuple):
+            metrics, final = metrics
         money = event.game == "maumau"
         line = _CSVLine()
         writer = csv.writer(line)
 
         def lines():
-            yield line.write_row(writer, ["rank", "player", "name", "played", *metrics, *(["cents"] if money else [])])
+            if final is None:
+                yield line.write_row(writer, ["rank", "player", "name", "played", *metrics,
+                                              *(["cents"] if money else [])])
+                for row in rows:
+                    yield line.write_row(writer, [
+                        row["rank"], row["player"], row["name"], row["played"], *(row[m] for m in metrics),
+                        *([row["cents"]] if money else []),
+                    ])
+                return
+            # With a final: a column says the stage; the final's rows first (their points and
+            # carry-over), then the preliminary ranking (its metrics).
+            yield line.write_row(writer, ["stage", "rank", "player", "name", "played", "final", "carried", "points",
+                                          *metrics, *(["cents"] if money else [])])
+            for row in final["standings"]:
+                yield line.write_row(writer, ["final", row["rank"], row["player"], row["name"], row["played"],
+                                              row["final"], row["carried"], row["points"], *([""] * len(metrics)),
+                                              *([""] if money else [])])
             for row in rows:
                 yield line.write_row(writer, [
-                    row["rank"], row["player"], row["name"], row["played"], *(row[m] for m in metrics),
-                    *([row["cents"]] if money else []),
+                    "preliminary", row["rank"], row["player"], row["name"], row["played"], "", "", "",
+                    *(row[m] for m in metrics), *([row["cents"]] if money else []),
                 ])
 
         response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
@@ -466,6 +551,13 @@ class DrawRequestSerializer(serializers.Serializer):
                                    help_text="Dropouts, removed from the current draft's players (without a "
                                              "draft, from the checked-in players).")
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1, help_text="Repeat a draw exactly.")
+    method = serializers.ChoiceField(
+        choices=draws.METHODS, required=False,
+        help_text="How to seat: `varied` (fewest repeated meetings; the default), `standings` (tables filled in "
+                  "standings order, the top players together), `interval` (players spread by standings: "
+                  "1-5-9-13 / 2-6-10-14 …), `script` (the event's seating script for this round; "
+                  "`/api/v1/events/{id}/seating-script/`). A final round defaults to `standings` and seats "
+                  "the finalists.")
 
 
 class SwapSerializer(serializers.Serializer):
@@ -484,7 +576,10 @@ class DrawSerializer(serializers.Serializer):
     players = serializers.ListField(child=serializers.IntegerField(), help_text="The present players.")
     byes = serializers.ListField(child=serializers.IntegerField(), help_text="Players who sit this round out.")
     tables = DrawTableSerializer(many=True)
-    quality = serializers.DictField(help_text="Repeat meetings, off-size tables, club mates, seats and dealers.")
+    method = serializers.ChoiceField(choices=draws.METHODS, required=False, help_text="The seating method.")
+    quality = serializers.DictField(help_text="Repeat meetings, off-size tables, club mates, seats and dealers; "
+                                              "`method` and what it optimised (`optimised`: fewest_repeats, "
+                                              "standings_order, standings_spread or as_scripted).")
     drawn_at = serializers.DateTimeField()
 
 
@@ -506,7 +601,7 @@ class RoundViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMix
     def perform_create(self, serializer):
         data = serializer.validated_data
         serializer.instance = services.round_create(event=data["event"], number=data.get("number"),
-                                                    by_user=self.request.user)
+                                                    stage=data.get("stage", "preliminary"), by_user=self.request.user)
 
     def perform_update(self, serializer):
         round_ = serializer.instance

@@ -5,11 +5,12 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.catalog import GAME_CHOICES
+from games.catalog import GAME_CHOICES, GAMES
 from games.parsers import read_json
 from games.refusals import Reason, Unreadable
 
 from ..models import EVENT_OPTION_BOUNDS
+from ..services import final_size_allowed
 
 METRIC_CHOICES = [
     ("placement", _("Placement points: 1 for first place at a table, 0 for last, shared on ties, summed")),
@@ -79,6 +80,19 @@ class EventForm(forms.Form):
                                  choices=[("", _("nothing more"))] + METRIC_CHOICES)
     metric_3 = forms.ChoiceField(label=_("then by"), required=False, initial="wins",
                                  choices=[("", _("nothing more"))] + METRIC_CHOICES)
+    final_size = forms.IntegerField(
+        label=_("Finalists"), min_value=1, max_value=1000, required=False,
+        help_text=_("Leave empty for no final. Otherwise the top players of the preliminary rounds (this many: "
+                    "a multiple of a table size, e.g. 4 for one table of four) play the final rounds; players "
+                    "level on every ranking measure at the cut: the lower start number goes through."))
+    final_carry = forms.ChoiceField(
+        label=_("Points carried into the final"), initial="none", required=False,
+        choices=[("none", _("None: the final alone decides")),
+                 ("half", _("Half of the preliminary points (kept exactly, e.g. 3.5)")),
+                 ("all", _("All of the preliminary points"))],
+        help_text=_("The finalists are ranked by their points in the final (the first ranking measure) plus "
+                    "this share of their preliminary points; then by the final's other measures, then by the "
+                    "preliminary ranking."))
 
     def __init__(self, *args, clubs, locked_game: bool = False, locked_format: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -101,6 +115,7 @@ class EventForm(forms.Form):
             "maumau_games_per_series": event.maumau_games_per_series,
             "maumau_stake_cents": event.maumau_stake_cents,
             "metric_1": metrics[0], "metric_2": metrics[1], "metric_3": metrics[2],
+            "final_size": event.final_size, "final_carry": event.final_carry,
         }
 
     def clean(self):
@@ -114,6 +129,12 @@ class EventForm(forms.Form):
         for name in GAME_OPTIONS.get(data.get("game"), ()):
             if data.get(name) is None and name != "mu_fixed_deals":
                 self.add_error(name, forms.Field.default_error_messages["required"])
+        size, game = data.get("final_size"), data.get("game")
+        if size and game and not final_size_allowed(game, size):
+            self.add_error("final_size", _("The finalists must fill tables of one size the game is played with "
+                                           "(a multiple of %(sizes)s).") % {"sizes": "/".join(
+                                               str(k) for k in range(GAMES[game].min_players,
+                                                                     GAMES[game].max_players + 1))})
         return data
 
     def options(self) -> dict:
@@ -126,6 +147,7 @@ class EventForm(forms.Form):
             # is: "rounds" for a new event (the model's default), unchanged for an edit.
             **({"format": data["format"]} if data.get("format") else {}),
             **{name: data[name] for name in GAME_OPTIONS.get(data["game"], ())},
+            "final_size": data.get("final_size"), "final_carry": data.get("final_carry") or "none",
         }
 
 
@@ -179,3 +201,42 @@ class CorrectForm(ReasonForm):
 
 class PlanForm(forms.Form):
     rounds = forms.IntegerField(label=_("Rounds to plan"), min_value=1, max_value=20, initial=3)
+
+
+METHOD_CHOICES = [
+    ("varied", _("Varied: players who have met before are kept apart (fewest repeat meetings)")),
+    ("standings", _("By standings: the top players together, table 1 the leaders")),
+    ("interval", _("Interval: every table gets a spread of the standings (1-5-9-13, 2-6-10-14 …)")),
+    ("script", _("Seating script: the tables written in the event's script for this round")),
+]
+
+
+class DrawForm(forms.Form):
+    method = forms.ChoiceField(label=_("How to seat"), choices=METHOD_CHOICES, initial="varied")
+
+
+class ScriptForm(forms.Form):
+    """A seating script typed in or uploaded as a file (CSV or text); the file wins when given."""
+
+    text = forms.CharField(label=_("Seating script"), required=False, max_length=200_000,
+                           widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
+                           help_text=_("One line per table per round: the round, the table, then the players' "
+                                       "numbers, separated by commas, semicolons or spaces. Example: 1, 1, 1, 2, 3, 4"))
+    file = forms.FileField(label=_("or upload a file (CSV or text)"), required=False)
+
+    def clean(self):
+        data = super().clean()
+        upload = data.get("file")
+        if upload is not None:
+            if upload.size > 200_000:
+                raise forms.ValidationError(_("The file is too large for a seating script."))
+            raw = upload.read()
+            for encoding in ("utf-8-sig", "cp1252"):  # what spreadsheets save in German and Finnish locales
+                try:
+                    data["text"] = raw.decode(encoding)
+                    break
+                except UnicodeDecodeError:
+                    continue
+        if not (data.get("text") or "").strip():
+            raise forms.ValidationError(_("Type the script in or choose a file."))
+        return data

@@ -1,7 +1,7 @@
 """URLs of the organisers' console (namespace ``console``), under ``/console/``."""
 from django.urls import path
 
-from . import series, views
+from . import formats, series, views
 
 app_name = "console"
 
@@ -20,6 +20,8 @@ urlpatterns = [
     path("events/<int:pk>/plan/", views.plan, name="plan"),
     path("events/<int:pk>/schedule/", views.schedule, name="schedule"),
     path("events/<int:pk>/money/", views.money_page, name="money"),
+    path("events/<int:pk>/seating-script/", formats.seating_script, name="seating_script"),
+    path("events/<int:pk>/seating-script/remove/", formats.seating_script_remove, name="seating_script_remove"),
     path("rounds/<int:pk>/", views.round_detail, name="round"),
     path("rounds/<int:pk>/draw/", views.round_draw, name="round_draw"),
     path("rounds/<int:pk>/swap/", views.round_swap, name="round_swap"),

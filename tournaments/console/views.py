@@ -24,6 +24,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
@@ -48,11 +49,12 @@ from ..standings.display import (
     number,
     progress_text,
 )
-from ..standings.selectors import event_money, present_players, standings_document
+from ..standings.selectors import event_money, present_players, standings_document, start_numbers
 from ..standings.tables import tables_progress
 from .forms import (
     CorrectForm,
     DistinctionForm,
+    DrawForm,
     EventForm,
     OrganiserForm,
     PlanForm,
@@ -260,7 +262,32 @@ def event_detail(request, pk: int):
         "metric_help": [METRIC_HELP[name] for name in metrics if name in METRIC_HELP],
         "held": any(r.results_held for r in rounds), "maumau": event.game == "maumau",
         "open_night": open_night_context(request, event) if event.format == Event.Format.OPEN else None,
+        "final": final_context(document, names, event),
     })
+
+
+CARRY_WORDS = {"none": gettext_lazy("none of the preliminary points"), "half": gettext_lazy("half of the preliminary points"),
+               "all": gettext_lazy("all of the preliminary points")}
+
+
+def final_context(document: dict, names: dict, event: Event) -> dict | None:
+    """The final stage as the console shows it: the rule in words and, once a final round has
+    tables, the final ranking (the standings below are then the preliminary ones)."""
+    if not event.final_size:
+        return None
+    final = document.get("final")
+    return {
+        "rule": _("The top %(size)s of the preliminary rounds play the final; they keep %(carry)s.")
+        % {"size": event.final_size, "carry": CARRY_WORDS[event.final_carry]},
+        "metric": METRIC_LABELS.get(event_metric(event), event_metric(event)),
+        "rows": [{**row, "name": names.get(row["player"], row["name"]), "final": number(row["final"]),
+                  "carried": number(row["carried"]), "points": number(row["points"])}
+                 for row in final["standings"]] if final else None,
+    }
+
+
+def event_metric(event: Event) -> str:
+    return next(name for name in event.standings_metrics.split(",") if name)
 
 
 def open_night_context(request, event: Event) -> dict:
@@ -365,6 +392,7 @@ def players(request, pk: int):
     if query:
         members = visibility.filter_by_name(members, query)
     attendance = {a.player_id: a for a in Attendance.objects.filter(event=event)}
+    numbers = start_numbers(event)
     seated_now = set(Seat.objects.filter(round__event=event).values_list("player_id", flat=True))
     members = list(members)
     shown = visibility.names(members)
@@ -372,7 +400,7 @@ def players(request, pk: int):
     for player in members:
         rows.append({
             "player": player, "name": shown[player.pk], "plain_name": visibility.name(player),
-            "attendance": attendance.get(player.pk),
+            "attendance": attendance.get(player.pk), "number": numbers.get(player.pk),
             "same_name": counts[services.folded_name(player.name)], "played": player.pk in seated_now,
             "may_tell_apart": policy.may(request.user, "change_player",
                                          policy.Change(player, {"distinction": player.distinction})),
@@ -428,11 +456,23 @@ def player_distinction(request, pk: int, player: int):
 def round_new(request, pk: int):
     event = _seen_event(request, pk)
     _require(request, "add_round", policy.Change(None, {"event": event}))
+    stage = "final" if request.POST.get("stage") == "final" else "preliminary"
     with refusal(request) as attempt:
-        round_ = services.round_create(event=event, by_user=request.user, via=VIA)
+        round_ = services.round_create(event=event, by_user=request.user, via=VIA, stage=stage)
     if not attempt.done:
         return redirect("console:event", event.pk)
     return redirect("console:round", round_.pk)
+
+
+# What each seating method optimised, as the quality report says it first.
+METHOD_WORDS = {
+    "varied": gettext_lazy("Seated for variety: as few pairs as possible meet again."),
+    "standings": gettext_lazy("Seated by standings: table 1 has the leaders, and so on down; players level in the "
+                       "standings were placed so that the fewest meet again."),
+    "interval": gettext_lazy("Seated by interval: the standings dealt round the tables (1st, 5th, 9th … together "
+                      "with four tables); players level in the standings were placed so that the fewest meet again."),
+    "script": gettext_lazy("Seated as the event's seating script says for this round."),
+}
 
 
 def quality_in_words(quality: dict, *, players: int, round_number: int) -> list[str]:
@@ -440,7 +480,7 @@ def quality_in_words(quality: dict, *, players: int, round_number: int) -> list[
     repeated = quality.get("repeated_pairs", 0)
     bound = quality.get("repeated_pairs_lower_bound")
     context = {"count": repeated, "bound": bound, "players": players, "round": round_number}
-    lines = []
+    lines = [METHOD_WORDS[quality["method"]]] if quality.get("method") in METHOD_WORDS else []
     if repeated == 0:
         lines.append(_("Nobody meets anyone again: every pair at a table is new."))
     elif bound is not None and repeated <= bound:
@@ -488,7 +528,7 @@ def _draft_view(request, round_: Round, present: list[int]) -> dict | None:
         "quality": quality_in_words(draft["quality"], players=len(seated), round_number=round_.number),
         "late": [names.get(p, f"#{p}") for p in present if p not in in_draw],
         "gone": [names.get(p, f"#{p}") for p in draft["players"] if p not in set(present)],
-        "planned": draft.get("planned", False), "seed": draft["seed"],
+        "planned": draft.get("planned", False), "seed": draft["seed"], "method": draft.get("method", "varied"),
     }
 
 
@@ -516,7 +556,7 @@ def round_detail(request, pk: int):
     present = present_players(event)
     context = {
         "round": round_, "event": event, "published": published, "present": len(present),
-        "hold_form": ReasonForm(),
+        "hold_form": ReasonForm(), "final": round_.stage == Round.Stage.FINAL,
     }
     if published:
         names = _names(request, list(Seat.objects.filter(round=round_).values_list("player_id", flat=True))
@@ -526,6 +566,9 @@ def round_detail(request, pk: int):
         context["finished"] = sum(1 for row in context["board"] if row["state"].done)
     else:
         context["draft"] = _draft_view(request, round_, present)
+        default = (context["draft"] or {}).get("method") or ("standings" if context["final"] else "varied")
+        context["draw_form"] = DrawForm(initial={"method": default})
+        context["has_script"] = bool(event.seating_script)
     template = "console/_board.html" if request.GET.get("fragment") == "board" and published else "console/round.html"
     return render(request, template, context)
 
@@ -534,12 +577,19 @@ def round_detail(request, pk: int):
 @require_POST
 def round_draw(request, pk: int):
     round_ = _round(request, pk)
+    form = DrawForm(request.POST)
+    method = form.cleaned_data["method"] if form.is_valid() else None
+    if method is None and request.POST.get("method"):
+        messages.error(request, _("Choose how to seat the round."))
+        return redirect("console:round", round_.pk)
     present = present_players(round_.event)
-    if not present:
+    final = round_.stage == Round.Stage.FINAL and method != "script"
+    if not present and not final:
         messages.error(request, _("Check in the players who are here first."))
         return redirect("console:players", round_.event_id)
     with refusal(request):
-        draws.draw_preview(round_, by_user=request.user, via=VIA, players=present)
+        draws.draw_preview(round_, by_user=request.user, via=VIA, players=None if final else present,
+                           method=method)
     return redirect("console:round", round_.pk)
 
 

@@ -21,7 +21,7 @@ def fill_slugs(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("tournaments", "0017_hand_voided_index"),
+        ("tournaments", "0018_formats_draw"),
     ]
 
     operations = [

@@ -64,7 +64,8 @@ def export_lines(event: Event, *, visibility: policy.Visibility) -> Iterator[dic
         yield {"type": "player", "id": player.pk, "name": names[player.pk], "initials_only": player.initials_only,
                "anonymised": player.anonymised, "clubs": sorted(c.pk for c in player.clubs.all())}
     for round_ in rounds:
-        yield {"type": "round", "id": round_.pk, "number": round_.number, "results_held": round_.results_held}
+        yield {"type": "round", "id": round_.pk, "number": round_.number, "results_held": round_.results_held,
+               **({"stage": round_.stage} if round_.stage != Round.Stage.PRELIMINARY else {})}
     seated: dict[int, list[int]] = {}
     for seat in seats:
         seated.setdefault(seat.table_id, []).append(seat.player_id)
@@ -163,7 +164,9 @@ def import_lines(lines: Iterable[str], *, progress=None, by_user=None, via: str 
                         Membership.objects.get_or_create(player=player, club=ids["club"][club_id])
                 ids["player"][item["id"]] = player
             elif kind == "round":
-                ids["round"][item["id"]] = Round.objects.create(event=event, number=item["number"], results_held=item["results_held"])
+                stage = item.get("stage") if item.get("stage") in Round.Stage.values else Round.Stage.PRELIMINARY
+                ids["round"][item["id"]] = Round.objects.create(event=event, number=item["number"],
+                                                                results_held=item["results_held"], stage=stage)
             elif kind == "table":
                 table = Table.objects.create(round=ids["round"][item["round"]], number=item["number"])
                 Seat.objects.bulk_create(

@@ -15,7 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet, Sum
 
 from .. import policy
 from ..errors import Invalid, NotFound
@@ -32,6 +32,7 @@ from ..models import (
     Transfer,
 )
 from ..results.book import money
+from .finals import FinalRow, final_ranking, qualifiers
 from .metrics import StandingRow, Sums, metric_values, ranked
 from .sums import FIELDS
 
@@ -86,7 +87,8 @@ def event_metrics(event: Event) -> list[str]:
     return [name for name in event.standings_metrics.split(",") if name]
 
 
-def event_sums(event_ids, *, visibility: policy.Visibility) -> dict[int, dict[int, tuple[Sums, int]]]:
+def event_sums(event_ids, *, visibility: policy.Visibility, preliminary: bool = False
+               ) -> dict[int, dict[int, tuple[Sums, int]]]:
     """Event id → player id → (his ``Sums``, his Maumau cents) over the rounds this user sees:
     one query over the kept sums (``tournaments/standings/sums.py``), whatever the number of sessions
     and rounds: each player's event sums (``EventStanding``, every round) less his sums of the
@@ -97,8 +99,11 @@ def event_sums(event_ids, *, visibility: policy.Visibility) -> dict[int, dict[in
     if not ids:
         return {}
     seen_sql, seen_params = visibility.events().filter(pk__in=ids).order_by().values("pk").query.sql_with_params()
-    unseen = (Round.objects.filter(event__in=ids).exclude(pk__in=visibility.rounds().order_by().values("pk"))
-              .order_by().values("pk"))
+    unseen = Round.objects.filter(event__in=ids).exclude(pk__in=visibility.rounds().order_by().values("pk"))
+    if preliminary:
+        unseen = Round.objects.filter(event__in=ids).filter(
+            Q(stage=Round.Stage.FINAL) | ~Q(pk__in=visibility.rounds().order_by().values("pk")))
+    unseen = unseen.order_by().values("pk")
     unseen_sql, unseen_params = unseen.query.sql_with_params()
     quote = connection.ops.quote_name
     columns = ", ".join(quote(name) for name in FIELDS)
@@ -118,11 +123,12 @@ def event_sums(event_ids, *, visibility: policy.Visibility) -> dict[int, dict[in
     return found
 
 
-def _event_rows(event: Event, visibility: policy.Visibility, *, values: bool = True
+def _event_rows(event: Event, visibility: policy.Visibility, *, values: bool = True, preliminary: bool = False
                 ) -> tuple[list[StandingRow], dict[int, int], dict[int, Sums]]:
     """The event's ranked rows, each player's cents and sums. ``values=False``: the rows without
-    their metrics' values (``with_values`` adds them to the rows shown: a page of a long event)."""
-    found = event_sums([event.pk], visibility=visibility).get(event.pk, {})
+    their metrics' values (``with_values`` adds them to the rows shown: a page of a long event).
+    ``preliminary``: over the preliminary rounds only."""
+    found = event_sums([event.pk], visibility=visibility, preliminary=preliminary).get(event.pk, {})
     sums = {player: kept for player, (kept, _) in found.items()}
     rows = ranked(sums, event_metrics(event), values=values)
     return rows, {player: cents for player, (_, cents) in found.items()}, sums
@@ -134,6 +140,68 @@ def _with_values(rows: list[StandingRow], sums: dict, metrics: list[str]) -> lis
 
 def event_standings(event: Event, *, visibility: policy.Visibility) -> list[StandingRow]:
     return _event_rows(event, visibility)[0]
+
+
+# --- seating by standings, and the final stage (tournaments/standings/finals.py) ------------------
+
+def start_numbers(event: Event) -> dict[int, int]:
+    """Each player's number in the event: his start number, 1, 2, 3 … in the order he was first
+    checked in (the order of his attendance row, which is kept when he leaves and comes back).
+    A seating script names the players by it; the console shows it beside each name."""
+    players = Attendance.objects.filter(event=event).order_by("pk").values_list("player_id", flat=True)
+    return {player: number for number, player in enumerate(players, start=1)}
+
+
+def rounds_sums(event: Event, rounds: QuerySet) -> dict[int, Sums]:
+    """Each player's sums over ``rounds`` (a queryset of the event's rounds): the kept round sums
+    (``RoundStanding``) added up in one query."""
+    rows = (RoundStanding.objects.filter(event=event, round__in=rounds.order_by().values("pk"))
+            .values("player").annotate(**{name: Sum(name) for name in FIELDS}).order_by())
+    return {row["player"]: Sums(int(row["seated"]), int(row["played"]), int(row["placement"]), int(row["total"]),
+                                int(row["wins"])) for row in rows if row["seated"]}
+
+
+def ranking_before(event: Event, number: int) -> list[StandingRow]:
+    """The standings after the event's preliminary rounds numbered below ``number``, every round
+    counted (held ones too: the organisers' draw): what the ``standings`` and ``interval`` draws
+    and the final's qualification read."""
+    rounds = Round.objects.filter(event=event, number__lt=number, stage=Round.Stage.PRELIMINARY)
+    return ranked(rounds_sums(event, rounds), event_metrics(event), values=False)
+
+
+def finalists(event: Event, number: int) -> list[int]:
+    """The top ``event.final_size`` of the preliminary standings before round ``number``
+    (``finals.qualifiers``: a tie at the cut goes to the lower start number)."""
+    return qualifiers(ranking_before(event, number), event.final_size or 0, start_numbers(event))
+
+
+def final_rows(event: Event, visibility: policy.Visibility) -> list[FinalRow] | None:
+    """The final ranking as ``visibility`` sees it, or None while the event has no final round
+    with tables that this reader sees. The finalists are the players seated in the final rounds,
+    in their preliminary order; their points, the final's first metric plus the carry-over."""
+    if not event.final_size:
+        return None
+    final_rounds = visibility.rounds().filter(event=event, stage=Round.Stage.FINAL)
+    seated = set(Seat.objects.filter(round__in=final_rounds.order_by().values("pk")).values_list("player_id", flat=True))
+    if not seated:
+        return None
+    rows, _, sums = _event_rows(event, visibility, values=False, preliminary=True)
+    ranks = {row.player: row.rank for row in rows}
+    numbers = start_numbers(event)
+    order = sorted(seated, key=lambda p: (ranks.get(p, len(rows) + 1), numbers.get(p, 10**9), p))
+    return final_ranking(order, sums, ranks, rounds_sums(event, final_rounds), event_metrics(event),
+                         event.final_carry)
+
+
+def _final_document(event: Event, rows: list[FinalRow], visibility: policy.Visibility) -> dict:
+    names = visibility.names([row.player for row in rows])
+    return {
+        "size": event.final_size, "carry": event.final_carry, "metric": event_metrics(event)[0],
+        "standings": [{"rank": row.rank, "player": row.player, "name": names.get(row.player, ""),
+                       "played": row.played, "final": _number(row.final), "carried": _number(row.carried),
+                       "points": _number(row.points), "preliminary_rank": row.preliminary_rank}
+                      for row in rows],
+    }
 
 
 def _money(event: Event, results: list[SessionResult]) -> dict:
@@ -189,8 +257,13 @@ def standings_document(event: Event, *, visibility: policy.Visibility, page: int
     ``STANDINGS_PAGE_SIZE``: then one page of rows (ranks stay those of the whole standings) and
     ``count`` (rows in all), ``page``, ``pages`` and ``page_size``. A page past the last is
     ``NotFound``, or the last page with ``clamp``; a size outside 1–``STANDINGS_MAX_PAGE_SIZE``
-    is ``Invalid``."""
-    rows, cents, sums = _event_rows(event, visibility, values=False)
+    is ``Invalid``.
+
+    An event whose final rounds have tables (that this reader sees) adds ``final``: the final
+    ranking (``final_rows``); ``standings`` is then the preliminary ranking, over the preliminary
+    rounds only, and ``stage`` says so (``"final"``; ``"preliminary"`` otherwise)."""
+    final = final_rows(event, visibility)
+    rows, cents, sums = _event_rows(event, visibility, values=False, preliminary=final is not None)
     paging = None
     if page is not None or page_size is not None or len(rows) > STANDINGS_PAGE_SIZE:
         size = STANDINGS_PAGE_SIZE if page_size is None else page_size
@@ -214,15 +287,20 @@ def standings_document(event: Event, *, visibility: policy.Visibility, page: int
         "metrics": metrics,
         "standings": [_standing(event, metrics, row, names.get(row.player, ""), cents) for row in rows],
     }
+    if final is not None:
+        document["stage"] = "final"
+        document["final"] = _final_document(event, final, visibility)
     return {**document, **paging} if paging else document
 
 
 def standings_stream(event: Event, *, visibility: policy.Visibility, chunk: int = 500):
     """The standings document's metrics, then its rows one by one, every row of the event: what a
-    CSV streams. Names are looked up ``chunk`` rows at a time."""
-    rows, cents, sums = _event_rows(event, visibility, values=False)
+    CSV streams. Names are looked up ``chunk`` rows at a time. With a final (``final_rows``):
+    first ``(metrics, final document)``, then the preliminary rows."""
+    final = final_rows(event, visibility)
+    rows, cents, sums = _event_rows(event, visibility, values=False, preliminary=final is not None)
     metrics = event_metrics(event)
-    yield metrics
+    yield metrics if final is None else (metrics, _final_document(event, final, visibility))
     for first in range(0, len(rows), chunk):
         part = _with_values(rows[first:first + chunk], sums, metrics)
         names = visibility.names([row.player for row in part])
@@ -251,13 +329,17 @@ def checked_in(event: Event, *, visibility: policy.Visibility) -> list[dict]:
     rows = list(Attendance.objects.filter(event=event, present=True).order_by("checked_in_at", "player_id")
                 .values_list("player_id", "checked_in_at"))
     names = visibility.names([player for player, _ in rows])
-    return [{"player": player, "name": names.get(player, ""), "checked_in_at": at} for player, at in rows]
+    numbers = start_numbers(event)
+    return [{"player": player, "name": names.get(player, ""), "checked_in_at": at, "number": numbers[player]}
+            for player, at in rows]
 
 
 def checkin_entry(attendance: Attendance, *, visibility: policy.Visibility) -> dict:
     """One player's check-in as ``checked_in`` lists it."""
     name = visibility.names([attendance.player_id]).get(attendance.player_id, "")
-    return {"player": attendance.player_id, "name": name, "checked_in_at": attendance.checked_in_at}
+    number = Attendance.objects.filter(event=attendance.event_id, pk__lte=attendance.pk).count()
+    return {"player": attendance.player_id, "name": name, "checked_in_at": attendance.checked_in_at,
+            "number": number}
 
 
 def account(user) -> dict:

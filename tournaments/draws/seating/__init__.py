@@ -26,6 +26,12 @@ The pieces, in the order an organiser meets them (one algorithm per module):
   ``schedule_search``.
 - ``open_table``: ``suggest_open_table`` picks the next table of an open club night (no draw)
   from the waiting players: fewest meetings tonight, then over the season.
+- ``methods``: the draws by standings: ``standings_groups`` (tables filled in standings
+  order, the leaders together) and ``interval_groups`` (players dealt round the tables,
+  1-5-9-13 / 2-6-10-14), ties broken by fewest repeats (``break_ties``); ``uniform_sizes``
+  (``sizes``) gives a final's tables of one size.
+- ``script``: ``read_script`` reads and checks a seating script (a line per table per round,
+  players by their number in the event), one error per faulty line.
 - ``quality``: ``quality`` reports the fields an organiser looks at: repeated pairs, the most
   meetings of any pair, repeats from the previous round, players at an off-size table more
   than once.
@@ -57,27 +63,38 @@ from .costs import repeat_cost
 from .designs import perfect_schedule
 from .history import Draw, DrawTable, MeetingHistory
 from .lower_bound import repeat_lower_bound
+from .methods import interval_groups, repeat_total, standings_groups
 from .open_table import open_table_size, suggest_open_table
 from .planner import plan_schedule
 from .quality import quality
 from .round_draw import draw_round
-from .sizes import GAME_SIZES, SizeRule, mix_key, plan_byes, table_sizes
+from .script import ScriptError, ScriptTable, read_script
+from .seat_order import seat_tables
+from .sizes import GAME_SIZES, SizeRule, mix_key, plan_byes, table_sizes, uniform_sizes
 
 __all__ = [
     "GAME_SIZES",
     "Draw",
     "DrawTable",
     "MeetingHistory",
+    "ScriptError",
+    "ScriptTable",
     "SizeRule",
     "draw_round",
+    "interval_groups",
     "mix_key",
     "open_table_size",
     "perfect_schedule",
     "plan_byes",
     "plan_schedule",
     "quality",
+    "read_script",
     "repeat_cost",
     "repeat_lower_bound",
+    "repeat_total",
+    "seat_tables",
+    "standings_groups",
     "suggest_open_table",
     "table_sizes",
+    "uniform_sizes",
 ]

@@ -176,3 +176,15 @@ def plan_byes(
         position = {p: i for i, p in enumerate(present)}
         order = sorted(present, key=lambda p: (counts.get(p, 0), -position[p]))
     return order[:byes_needed], list(mix)
+
+
+def uniform_sizes(game: str | SizeRule, players: int) -> list[int] | None:
+    """Tables of one size for ``players`` (a final's top N, a multiple of a size the game
+    allows): a best size when one divides ``players``, else the largest allowed size that does;
+    None when no allowed size divides it."""
+    rule = _narrowed_rule(game)
+    fits = [size for size in rule.allowed if players > 0 and players % size == 0]
+    if not fits:
+        return None
+    size = max(fits, key=lambda s: (s in rule.best, s))
+    return [size] * (players // size)
