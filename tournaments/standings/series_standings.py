@@ -59,7 +59,7 @@ from ..models import (
 )
 from . import sums
 from .metrics import ranked
-from .selectors import event_metrics, event_sums
+from .selectors import event_metrics, event_sums, series_money
 from .series import EventResult, SeriesRow, moves, required_events, series_standings, shown_score
 
 # The series' options the standings follow from (``basis``, ``kept_rows``), besides its events.
@@ -129,6 +129,9 @@ def ranked_rows(series, results) -> list[tuple[SeriesRow, dict]]:
     return [(row, row_extra(row, move[row.player])) for row in rows]
 
 
+NO_MONEY = {"won": 0, "won_open": 0, "lost": 0, "lost_open": 0, "net": 0}
+
+
 def row_extra(row: SeriesRow, move: dict) -> dict:
     """What a kept row holds besides its columns (``SeriesStanding.extra``), as JSON."""
     return {"score": shown_score(row.score), "counted": row.counted, "absences": row.absences,
@@ -157,6 +160,9 @@ def series_document(series, *, visibility: policy.Visibility) -> dict:
                  **extra}
                 for row, extra in ranked_rows(series, results)]
     names = visibility.names([row["player"] for row in rows])
+    # Maumau's money over the season, for the club's organisers and each player his own.
+    money_players = visibility.series_money_players(series) if "maumau" in series.game_codes else []
+    money = series_money(series, visibility=visibility, players=money_players)
     # Every row has played + missed = the events held (those with a ranked player).
     held = rows[0]["played"] + rows[0]["absences"] if rows else 0
     return {
@@ -171,6 +177,7 @@ def series_document(series, *, visibility: policy.Visibility) -> dict:
         "held": held,
         "required_events": required_events(held, min_events=series.min_events,
                                            qualify_percent=series.qualify_percent),
+        "money_shown": money is not None,
         "events": [event.pk for event in events],
         "event_columns": [{"id": event.pk, "name": event.name, "game": event.game,
                            "starts_on": event.starts_on.isoformat() if event.starts_on else None}
@@ -179,7 +186,9 @@ def series_document(series, *, visibility: policy.Visibility) -> dict:
             {"rank": row["rank"], "player": row["player"], "name": names.get(row["player"], ""),
              "points": row["points"], "score": row["score"], "played": row["played"], "counted": row["counted"],
              "absences": row["absences"], "wins": row["wins"], "qualified": row["qualified"],
-             "trend": row["trend"], "new": row["new"], "per_game": row["per_game"], "per_event": row["per_event"]}
+             "trend": row["trend"], "new": row["new"], "per_game": row["per_game"], "per_event": row["per_event"],
+             "money": None if money is None else money.get(row["player"], NO_MONEY) if (
+                 money_players is None or row["player"] in money_players) else None}
             for row in rows
         ],
     }
