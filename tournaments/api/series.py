@@ -94,6 +94,7 @@ class SeriesRowEventSerializer(serializers.Serializer):
 class SeriesGameSerializer(serializers.Serializer):
     points = serializers.IntegerField(help_text="Counted series points of this game's events.")
     events = serializers.IntegerField(help_text="Events of this game played.")
+    counted = serializers.IntegerField(help_text="Events of this game counted.")
 
 
 class SeriesMoneySerializer(serializers.Serializer):

@@ -53,7 +53,7 @@ class SeriesRow:
     counted: int = 0  # events counted
     absences: int = 0  # events held that he missed
     qualified: bool = True
-    per_game: dict = field(default_factory=dict)  # game -> {"points": counted points, "events": played}
+    per_game: dict = field(default_factory=dict)  # game -> {"points": counted points, "events": played, "counted"}
 
 
 def required_events(held: int, *, min_events: int = 0, qualify_percent: int = 0) -> int:
@@ -99,7 +99,7 @@ def series_standings(
             row.per_event[result.event] = {"points": value, "counted": False}
             row.played += 1
             row.wins += result.ranks[player] == 1
-            game = row.per_game.setdefault(result.game, {"points": 0, "events": 0})
+            game = row.per_game.setdefault(result.game, {"points": 0, "events": 0, "counted": 0})
             game["events"] += 1
     games = {result.event: result.game for result in results}
     needed = required_events(held, min_events=min_events, qualify_percent=qualify_percent)
@@ -114,6 +114,7 @@ def series_standings(
             row.points += entry["points"]
             row.counted += 1
             row.per_game[games[event]]["points"] += entry["points"]
+            row.per_game[games[event]]["counted"] += 1
         value = Fraction(row.points, row.counted) if aggregate == "average" and row.counted else row.points
         row.absences = held - row.played
         row.score = value - absence_deduction * row.absences
