@@ -12,10 +12,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from games.catalog import GAME_CHOICES
+from games.catalog import GAME_CHOICES, GAMES
 
 from .. import policy, services
 from ..models import SERIES_OPTION_BOUNDS, Club, Series, validate_points_table
+from ..standings.display import money, number, series_move
 from ..standings.series_standings import series_document
 from .forms import DateInput
 from .views import (
@@ -190,12 +191,23 @@ def series_detail(request, pk: int):
         "-starts_on", "name")
     document = series_document(series, visibility=visibility)
     names = _names(request, [row["player"] for row in document["standings"]])
+    games = document["games"] if len(document["games"]) > 1 else []
+    standings = []
+    for row in document["standings"]:
+        owed = row["money"] or {}
+        standings.append({
+            **row, "name": names.get(row["player"], row["name"]), "shown_score": number(row["score"]),
+            "move": series_move(row["trend"], row["new"]),
+            "games": [number(row["per_game"].get(game, {}).get("points", 0)) for game in games],
+            "net": money(owed.get("net", 0)), "open": money(owed.get("won_open", 0) + owed.get("lost_open", 0))})
     return render(request, "console/series.html", {
-        "series": series, "form": form,
+        "series": series, "form": form, "game_names": " · ".join(GAMES[code].name for code in series.game_codes),
+        "game_columns": [{"code": code, "name": GAMES[code].name} for code in games],
+        "money_shown": document["money_shown"], "required_events": document["required_events"],
         "attached": [e for e in candidates if e.series_id == series.pk],
         "others": [e for e in candidates if e.series_id is None],
         "elsewhere": [e for e in candidates if e.series_id not in (None, series.pk)],
-        "standings": [{**row, "name": names.get(row["player"], row["name"])} for row in document["standings"]],
+        "standings": standings,
         "published": visibility.series().filter(pk=series.pk).exists()
         and policy.public().series().filter(pk=series.pk).exists(),
     }, status=_form_status(request))

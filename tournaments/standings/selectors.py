@@ -178,8 +178,9 @@ def series_money(series, *, visibility: policy.Visibility, players: list[int] | 
 
     for side, key in (("payee", "won"), ("payer", "lost")):
         rows = transfers if players is None else transfers.filter(**{f"{side}__in": players})
-        for player, cents, open_cents in (rows.values_list(side).annotate(
-                cents=Sum("cents"), open=Sum("cents", filter=Q(paid=False))).values_list(side, "cents", "open")):
+        for player, cents, open_cents in (rows.values(side).annotate(
+                all_cents=Sum("cents"), open_cents=Sum("cents", filter=Q(paid=False)))
+                .values_list(side, "all_cents", "open_cents")):
             values = entry(player)
             values[key] += cents
             values[f"{key}_open"] += open_cents or 0
