@@ -50,6 +50,7 @@ def series_context(series: Series, *, page=None) -> dict:
     window ``page`` of its event columns (0: the latest ``WINDOW``)."""
     document = series_document(series, visibility=policy.public())
     columns = [{**column, "number": index + 1, "label": event_label(column["name"], column["starts_on"]),
+                "date": event_label("", column["starts_on"]).strip() if column["starts_on"] else "",
                 "game_name": GAMES[column["game"]].name}
                for index, column in enumerate(document["event_columns"])]
     pages = -(-len(columns) // WINDOW)
