@@ -280,3 +280,29 @@ def test_the_kept_rows_are_read_without_recomputation():
         client_for().get(f"/api/v1/series/{series.pk}/standings/")
     sql = " ".join(query["sql"] for query in read.captured_queries)
     assert "seriesstanding" in sql and "eventstanding" not in sql and "roundstanding" not in sql
+
+
+def test_the_readme_example():
+    """README, "Seasons as clubs keep them": four evenings, Anna 5, 3, –, 6; Bernd 4 each;
+    Conny 6 at the first only: the points of a 6-player evening's ranks (a table 6, 5, … 1, as
+    placement gives them when six play)."""
+    from tournaments.standings.series import EventResult, series_standings
+
+    points = {"anna": [5, 3, None, 6], "bernd": [4, 4, 4, 4], "conny": [6, None, None, None]}
+    # Rank r gives 6 − r + 1 points, so the rank is 7 − points.
+    results = [EventResult(n, {p: 7 - got[n] for p, got in points.items() if got[n] is not None}, {}, "mu")
+               for n in range(4)]
+
+    def scores(**options):
+        rows = series_standings(results, scoring="table", points_table=[6, 5, 4, 3, 2, 1], **options)
+        return {row.player: (row.rank, float(row.score)) for row in rows}
+
+    assert scores() == {"bernd": (1, 16), "anna": (2, 14), "conny": (3, 6)}
+    assert scores(aggregate="average") == {"conny": (1, 6), "anna": (2, 14 / 3), "bernd": (3, 4)}
+    assert scores(aggregate="average", qualify_percent=50) == {"anna": (1, 14 / 3), "bernd": (2, 4),
+                                                               "conny": (None, 6)}
+    assert scores(drop_worst=1) == {"bernd": (1, 12), "anna": (2, 11), "conny": (3, 6)}
+    assert scores(drop_worst=1, aggregate="average") == {"conny": (1, 6), "anna": (2, 5.5), "bernd": (3, 4)}
+    assert scores(absence_deduction=2) == {"bernd": (1, 16), "anna": (2, 12), "conny": (3, 0)}
+    rank, score = scores(absence_deduction=2, aggregate="average")["anna"]
+    assert rank == 2 and round(score, 2) == 2.67
