@@ -14,6 +14,7 @@ from fractions import Fraction
 import pytest
 
 from tests.conftest import client_for, make_user
+from tests.series.test_season import game_totals
 from tournaments.models import (
     Club,
     Event,
@@ -25,7 +26,6 @@ from tournaments.models import (
     Session,
     Table,
 )
-from tests.series.test_season import game_totals
 from tournaments.standings.series_standings import rebuild
 
 POINTS_TABLE = [25, 18, 15, 12, 10, 8, 6, 4, 2, 1]
@@ -179,14 +179,14 @@ def _compare(got: dict, want: dict) -> None:
 
 
 OPTION_SETS = {
-    "average, half of the events held": dict(aggregate="average", qualify_percent=50, min_events=1),
-    "sum, two worst dropped": dict(drop_worst=2, min_events=3),
-    "average, worst dropped, deduction": dict(aggregate="average", drop_worst=1, absence_deduction=1,
-                                              qualify_percent=40),
-    "sum, deduction per absence": dict(absence_deduction=3, min_events=0),
-    "table, average, growing qualification": dict(scoring="table", points_table=POINTS_TABLE, aggregate="average",
-                                                  qualify_percent=60, min_events=2),
-    "total, average, best of": dict(scoring="total", aggregate="average", best_of=5, qualify_percent=34),
+    "average, half of the events held": {"aggregate": "average", "qualify_percent": 50, "min_events": 1},
+    "sum, two worst dropped": {"drop_worst": 2, "min_events": 3},
+    "average, worst dropped, deduction": {"aggregate": "average", "drop_worst": 1, "absence_deduction": 1,
+                                              "qualify_percent": 40},
+    "sum, deduction per absence": {"absence_deduction": 3, "min_events": 0},
+    "table, average, growing qualification": {"scoring": "table", "points_table": POINTS_TABLE, "aggregate": "average",
+                                                  "qualify_percent": 60, "min_events": 2},
+    "total, average, best of": {"scoring": "total", "aggregate": "average", "best_of": 5, "qualify_percent": 34},
 }
 
 
@@ -215,8 +215,8 @@ def test_each_option_equals_the_computation_by_hand(name, reader):
 @pytest.mark.django_db
 @pytest.mark.parametrize("reader", ["public", "organiser"])
 @pytest.mark.parametrize("options", [
-    dict(aggregate="average", qualify_percent=50),
-    dict(scoring="table", points_table=POINTS_TABLE, drop_worst=1, absence_deduction=2),
+    {"aggregate": "average", "qualify_percent": 50},
+    {"scoring": "table", "points_table": POINTS_TABLE, "drop_worst": 1, "absence_deduction": 2},
 ], ids=["placement-average-half", "table-drop-deduction"])
 def test_a_season_of_three_games_ranks_by_placement_with_a_column_per_game(reader, options):
     season = _build(["mu", "maumau", "lut"], evenings=9, seed=7, **options)

@@ -10,8 +10,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tests.series.test_options import _build, _event_list, expected
 from tests.conftest import client_for
+from tests.series.test_options import _build, _event_list, expected
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db

@@ -41,8 +41,8 @@ with that computation after random sequences of all the writes above.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from django.db import connection
 from django.db.models import Exists, F
@@ -60,7 +60,14 @@ from ..models import (
 from . import sums
 from .metrics import ranked
 from .selectors import event_metrics, event_sums, series_money
-from .series import EventResult, SeriesRow, moves, required_events, series_standings, shown_score
+from .series import (
+    EventResult,
+    SeriesRow,
+    moves,
+    required_events,
+    series_standings,
+    shown_score,
+)
 
 # The series' options the standings follow from (``basis``, ``kept_rows``), besides its events.
 OPTIONS = ("scoring", "points_table", "best_of", "min_events", "games", "aggregate", "drop_worst",
