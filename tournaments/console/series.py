@@ -3,6 +3,8 @@ events. The same policy permissions (on the same ``policy.Change``) and services
 (``via="page"``)."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -198,7 +200,7 @@ def series_detail(request, pk: int):
         standings.append({
             **row, "name": names.get(row["player"], row["name"]), "shown_score": number(row["score"]),
             "move": series_move(row["trend"], row["new"]),
-            "games": [number(row["per_game"].get(game, {}).get("points", 0)) for game in games],
+            "games": [_game_cell(row["per_game"].get(game), document["aggregate"]) for game in games],
             "net": money(owed.get("net", 0)), "open": money(owed.get("won_open", 0) + owed.get("lost_open", 0))})
     return render(request, "console/series.html", {
         "series": series, "form": form, "game_names": " · ".join(GAMES[code].name for code in series.game_codes),
