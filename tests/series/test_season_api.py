@@ -225,3 +225,16 @@ def test_the_console_shows_a_refused_combination_with_its_error(world):
     assert response.status_code == 400
     assert "worst" in response.content.decode()
     assert not Series.objects.exists()
+
+
+def test_the_console_standings_of_a_mixed_season_show_each_game_and_the_money(world):
+    series, transfers = _maumau_season(world)
+    want = _money_by_hand(transfers)
+    response = _login(world.club_organiser).get(f"/console/series/{series.pk}/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    table = html.split('id="series-standings"')[1].split("</table>")[0]
+    assert 'data-game="maumau"' in table and 'data-game="mu"' in table
+    # The net of the player who won most, in euros as the console writes money.
+    best = max(want.values(), key=lambda m: m["net"])
+    assert f"{best['net'] / 100:.2f}" in table

@@ -215,6 +215,13 @@ def series_detail(request, pk: int):
     }, status=_form_status(request))
 
 
+def _game_cell(entry: dict | None, aggregate: str) -> str:
+    """A player's points in one game of a mixed season: their sum, or their mean for ``average``."""
+    if not entry or not entry["counted"]:
+        return "·"
+    return number(Fraction(entry["points"], entry["counted"]) if aggregate == "average" else entry["points"])
+
+
 @login_required
 @require_POST
 def series_event(request, pk: int, event: int):
