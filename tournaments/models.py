@@ -44,6 +44,11 @@ SERIES_OPTION_BOUNDS = {
     "points_table": (0, 10_000),  # each entry
     "best_of": (1, 1_000),
     "min_events": (0, 1_000),
+    # Season options (README, "Seasons as clubs keep them"): the N worst events dropped, the share
+    # of the events held a player needs to be ranked, the points taken per missed event.
+    "drop_worst": (0, 1_000),
+    "qualify_percent": (0, 100),
+    "absence_deduction": (0, 10_000),
 }
 POINTS_TABLE_RANKS = 1_000
 
@@ -158,14 +163,27 @@ class Membership(models.Model):
         constraints = [models.UniqueConstraint(fields=["player", "club"], name="membership_unique")]
 
 
+def validate_series_games(value) -> None:
+    """The games of a mixed series: a list of distinct game codes (empty: the series' own game)."""
+    if not isinstance(value, list) or any(not isinstance(code, str) or code not in GAMES for code in value):
+        raise ValidationError(_("The games are a list of known games."), code="invalid")
+    if len(set(value)) != len(value):
+        raise ValidationError(_("Each game is named once."), code="duplicate")
+
+
 class Series(models.Model):
-    """A club's season over its events of one game: a "Jahreswertung" ranking players by series
-    points per event (``tournaments/standings/series.py``). An event belongs to at most one series."""
+    """A club's season over its events of one game, or of several (``games``): a "Jahreswertung"
+    ranking players by series points per event (``tournaments/standings/series.py``). An event
+    belongs to at most one series."""
 
     class Scoring(models.TextChoices):
         PLACEMENT = "placement", _("placement (n − rank + 1)")
         TABLE = "table", _("points table by rank")
         TOTAL = "total", _("game total")
+
+    class Aggregate(models.TextChoices):
+        SUM = "sum", _("sum of the counted events")
+        AVERAGE = "average", _("average over the counted events")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="series")
     name = models.CharField(_("name"), max_length=160)
@@ -180,15 +198,48 @@ class Series(models.Model):
     # Players with fewer events are listed after the ranked ones, without a rank.
     min_events = models.PositiveSmallIntegerField(_("minimum events"), default=1,
                                                   validators=_bounded_series("min_events"))
+    # A mixed season: the games whose events count ([]: only ``game``; else ``game`` is one of
+    # them). Its events score by placement or points table, never by game total.
+    games = models.JSONField(_("games"), default=list, blank=True, validators=[validate_series_games])
+    # ``average``: a player's score is his mean over his counted events instead of their sum.
+    aggregate = models.CharField(_("aggregate"), max_length=10, choices=Aggregate.choices, default=Aggregate.SUM)
+    # The player's N worst events do not count (he keeps at least one); not with ``best_of``.
+    drop_worst = models.PositiveSmallIntegerField(_("drop worst"), default=0, validators=_bounded_series("drop_worst"))
+    # Ranked from ceil(events held × percent / 100) events on (and at least ``min_events``).
+    qualify_percent = models.PositiveSmallIntegerField(_("qualifying share of events (%)"), default=0,
+                                                       validators=_bounded_series("qualify_percent"))
+    # Points taken off a player's score per event of the season he missed.
+    absence_deduction = models.PositiveIntegerField(_("deduction per missed event"), default=0,
+                                                    validators=_bounded_series("absence_deduction"))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-season_from", "name", "id"]
         verbose_name = _("series")
         verbose_name_plural = _("series")
+        constraints = [
+            models.CheckConstraint(condition=models.Q(aggregate__in=["sum", "average"]), name="series_aggregate_known"),
+            models.CheckConstraint(condition=models.Q(drop_worst__gte=0, drop_worst__lte=1_000),
+                                   name="series_drop_worst_bounds"),
+            models.CheckConstraint(condition=models.Q(qualify_percent__gte=0, qualify_percent__lte=100),
+                                   name="series_qualify_percent_bounds"),
+            models.CheckConstraint(condition=models.Q(absence_deduction__gte=0, absence_deduction__lte=10_000),
+                                   name="series_absence_deduction_bounds"),
+            models.CheckConstraint(condition=models.Q(best_of__isnull=True) | models.Q(drop_worst=0),
+                                   name="series_best_of_or_drop_worst"),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def game_codes(self) -> list[str]:
+        """The games whose events count for the series, its own first."""
+        return [self.game, *(code for code in self.games if code != self.game)]
+
+    @property
+    def mixed(self) -> bool:
+        return len(self.game_codes) > 1
 
 
 class Event(models.Model):
@@ -466,6 +517,9 @@ class SeriesStanding(models.Model):
     played = models.IntegerField()
     wins = models.IntegerField()
     per_event = models.JSONField(default=dict)  # event id (text) -> {"points": int, "counted": bool}
+    # The rest of the row (``series_standings.row_extra``): score, counted events, absences,
+    # qualification, per-game points and the move since the latest event.
+    extra = models.JSONField(default=dict)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["series", "player"], name="series_standing_unique"),

@@ -506,6 +506,15 @@ class Visibility:
     def tables(self) -> QuerySet[Table]:
         return Table.objects.filter(round__in=self.rounds())
 
+    def series_money_players(self, series: Series) -> list[int] | None:
+        """Whose money over the season ``series`` this user sees: everyone's (None) as an organiser
+        of its club (or staff), his own player's as a player, nobody's ([]) for the public."""
+        if organises_club_of_series(self.user, series):
+            return None
+        if not self.authenticated:
+            return []
+        return list(Player.objects.filter(user=self.user.pk).values_list("pk", flat=True))
+
     def sessions(self) -> QuerySet[Session]:
         return Session.objects.filter(table__round__in=self.rounds())
 

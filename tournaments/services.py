@@ -49,7 +49,8 @@ EVENT_FIELDS = (
     "maumau_games_per_series", "maumau_stake_cents", "standings_metrics", "confirm_hands", "format",
     "final_size", "final_carry",
 )
-SERIES_FIELDS = ("name", "game", "season_from", "season_to", "scoring", "points_table", "best_of", "min_events")
+SERIES_FIELDS = ("name", "game", "season_from", "season_to", "scoring", "points_table", "best_of", "min_events",
+                 "games", "aggregate", "drop_worst", "qualify_percent", "absence_deduction")
 _UNCHANGED = object()
 
 
@@ -295,7 +296,7 @@ def _check_event(event: Event) -> None:
         raise Invalid(f"unknown format {event.format!r}; known: {', '.join(Event.Format.values)}", field="format")
     _check_final(event)
     series = event.series
-    if series is not None and (series.club_id != event.club_id or series.game != event.game):
+    if series is not None and (series.club_id != event.club_id or event.game not in series.game_codes):
         raise Invalid("an event counts only for a series of its own club and game", code=Error.SERIES_MISMATCH,
                       field="series")
 
@@ -646,6 +647,26 @@ def _check_series(series: Series) -> None:
             raise Invalid(" ".join(error.messages), field=name) from None
     if series.season_from and series.season_to and series.season_from > series.season_to:
         raise Invalid("the season ends before it starts", field="season_to")
+    if series.aggregate not in Series.Aggregate.values:
+        raise Invalid(f"unknown aggregate; known: {', '.join(Series.Aggregate.values)}", field="aggregate")
+    try:
+        Series._meta.get_field("games").run_validators(series.games)
+    except ValidationError as error:
+        raise Invalid(" ".join(error.messages), field="games") from None
+    if series.games and series.game not in series.games:
+        raise Invalid("a mixed series' games include its own game", field="games")
+    if series.mixed and series.scoring == Series.Scoring.TOTAL:
+        raise Invalid("a series of several games scores by placement or points table: game totals are not "
+                      "comparable across games", field="scoring")
+    if series.best_of is not None and series.drop_worst:
+        raise Invalid("either the best N events count or the N worst are dropped, not both", field="drop_worst")
+
+
+def _check_series_games(series: Series) -> None:
+    """A series keeps a game while an event of it counts for the series."""
+    if series.pk is not None and series.events.exclude(game__in=series.game_codes).exists():
+        raise Conflict("an event of a game the series no longer takes counts for it", code=Error.HAS_EVENTS,
+                       field="games")
 
 
 @transaction.atomic
@@ -674,8 +695,9 @@ def series_update(*, series: Series, by_user, via: str = "api", **changes) -> Se
     if not before:
         return series
     _check_series(series)
+    _check_series_games(series)
     series.save()
-    if {"scoring", "points_table", "best_of", "min_events"} & set(before):
+    if set(series_standings.OPTIONS) & set(before):
         series_outbox.request_sync([series.pk])
     audit.record(actor=by_user, via=via, action=audit.Action.SERIES_CHANGED, obj=series,
                  before=_plain(before), after=_plain({name: getattr(series, name) for name in before}))

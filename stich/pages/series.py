@@ -1,7 +1,16 @@
 """The public pages of a series: its standings with each event's points (the counted ones
-marked, the others struck through) and the trend since its latest event, its room screen, and
-the series positions on a player's page. Read with ``policy.public()``, as every public page."""
+marked, the others struck through) and the move since its latest event, its room screen, and
+the series positions on a player's page. Read with ``policy.public()``, as every public page
+(Maumau's money over the season: the club's organisers everyone's, a player his own).
+
+The standings are the series' kept rows (``series_standings.series_document``: one row per
+player whatever the number of events), and the table shows a window of ``WINDOW`` events (the
+latest by default, ``?page=`` pages back): the page costs the same for 5 events and for 50. On a
+phone it shows rank, name, score, move and the latest event; the rest of a row folds into its
+details."""
 from __future__ import annotations
+
+from fractions import Fraction
 
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -10,8 +19,9 @@ from django.utils.translation import gettext_lazy as _
 from games.catalog import GAMES
 from tournaments import policy
 from tournaments.models import Player, Series
-from tournaments.standings.series import trend
-from tournaments.standings.series_standings import series_results, series_rows
+from tournaments.standings.display import event_label, money, number, series_move
+from tournaments.standings.selectors import series_money
+from tournaments.standings.series_standings import series_document
 
 SCORING_HELP = {
     "placement": _("Series points per event: the number of ranked players minus the rank plus one "
@@ -20,42 +30,98 @@ SCORING_HELP = {
     "total": _("Series points per event: the player's game total (Maumau: minus points count negative)."),
 }
 
+WINDOW = 6  # event columns per page of the series' table
+
 
 def public_series():
     return policy.public().series().select_related("club")
 
 
-def series_context(series: Series) -> dict:
-    """The series' public standings as its page and room screen show them."""
-    events, results = series_results(series, visibility=policy.public())
-    rows = series_rows(series, results)
-    moves = trend(series_rows(series, results[:-1]), rows) if len(results) > 1 else {}
-    ids = [row.player for row in rows]
-    names = policy.public().names(ids)
-    columns = [{"event": event, "number": index + 1} for index, event in enumerate(events)]
+def _page(value, pages: int) -> int:
+    """The window asked for (0: the latest events), within the pages there are."""
+    try:
+        return min(max(int(value), 0), max(pages - 1, 0))
+    except (TypeError, ValueError):
+        return 0
+
+
+def series_context(series: Series, *, page=None) -> dict:
+    """The series' public standings as its page and room screen show them: the kept rows, the
+    window ``page`` of its event columns (0: the latest ``WINDOW``)."""
+    document = series_document(series, visibility=policy.public())
+    columns = [{**column, "number": index + 1, "label": event_label(column["name"], column["starts_on"]),
+                "date": event_label("", column["starts_on"]).strip() if column["starts_on"] else "",
+                "game_name": GAMES[column["game"]].name}
+               for index, column in enumerate(document["event_columns"])]
+    pages = -(-len(columns) // WINDOW)
+    page = _page(page, pages)
+    end = len(columns) - page * WINDOW
+    window = columns[max(0, end - WINDOW):end]
+    latest = columns[-1] if columns else None
+    games = [{"code": code, "name": GAMES[code].name} for code in document["games"]] if len(document["games"]) > 1 \
+        else []
+    average = document["aggregate"] == "average"
     standings = []
-    for row in rows:
-        move = moves.get(row.player)
+    for row in document["standings"]:
         standings.append({
-            "rank": row.rank, "player_id": row.player, "name": names.get(row.player, ""), "points": row.points,
-            "played": row.played, "wins": row.wins, "trend": move,
-            "trend_text": "" if not move else (f"▲{move}" if move > 0 else f"▼{-move}"),
-            "cells": [row.per_event.get(event.pk) for event in events],
+            "rank": row["rank"], "player_id": row["player"], "name": row["name"], "points": number(row["score"]),
+            "sum": row["points"], "played": row["played"], "wins": row["wins"], "counted": row["counted"],
+            "absences": row["absences"], "qualified": row["qualified"], "trend": row["trend"], "new": row["new"],
+            "trend_text": series_move(row["trend"], row["new"]),
+            "latest": row["per_event"].get(str(latest["id"])) if latest else None,
+            "cells": [row["per_event"].get(str(column["id"])) for column in window],
+            "per_game": [{"name": game["name"], "value": _game_cell(row["per_game"].get(game["code"]), average)}
+                         for game in games],
         })
+    first_unqualified = next((index for index, row in enumerate(standings) if not row["qualified"]), None)
     return {
-        "series": series, "game_name": GAMES[series.game].name, "columns": columns, "standings": standings,
+        "series": series, "game_name": " · ".join(GAMES[code].name for code in document["games"]),
+        "columns": window, "all_columns": columns, "latest": latest, "game_columns": games, "standings": standings,
+        "first_unqualified": first_unqualified, "document": document,
+        "column_count": 6 + bool(latest) + len(games) + len(window),
+        "page": page, "pages": pages, "earlier": page + 1 if page + 1 < pages else None,
+        "later": page - 1 if page > 0 else None,
         "scoring_help": SCORING_HELP[series.scoring], "updated": timezone.localtime(),
-        "event_ids": [event.pk for event in events],
+        "event_ids": [column["id"] for column in columns],
     }
+
+
+def _game_cell(entry, average: bool) -> str:
+    """A player's points in one game of a mixed season: their sum, or their mean for ``average``."""
+    if not entry or not entry["events"]:
+        return "·"
+    if average:
+        return number(Fraction(entry["points"], entry["counted"])) if entry["counted"] else "·"
+    return number(entry["points"])
+
+
+def money_rows(series: Series, user, standings: list[dict]) -> list[dict]:
+    """Maumau's money over the season as ``user`` may see it (``Visibility.series_money_players``):
+    every player's for the club's organisers, his own for a player, nothing for the public."""
+    visibility = policy.visibility(user)
+    if "maumau" not in series.game_codes:
+        return []
+    players = visibility.series_money_players(series)
+    found = series_money(series, visibility=visibility, players=players)
+    if not found:
+        return []
+    names = {row["player_id"]: row["name"] for row in standings}
+    missing = [player for player in found if player not in names]
+    names.update(visibility.names(missing) if missing else {})
+    return [{"name": names.get(player, ""), "won": money(values["won"]), "lost": money(values["lost"]),
+             "open": money(values["won_open"] + values["lost_open"]), "net": money(values["net"]),
+             "net_cents": values["net"]}
+            for player, values in sorted(found.items(), key=lambda item: (-item[1]["net"], names.get(item[0], "")))]
 
 
 def series_detail(request, pk: int):
     series = get_object_or_404(public_series(), pk=pk)
-    context = series_context(series)
+    context = series_context(series, page=request.GET.get("page"))
     if request.GET.get("fragment") == "standings":
         return render(request, "pages/_series_standings.html", context)
-    return render(request, "pages/series.html", {**context, "games": [
-        {"code": info.code, "name": info.name} for info in GAMES.values()]})
+    return render(request, "pages/series.html", {
+        **context, "money_rows": money_rows(series, request.user, context["standings"]),
+        "games": [{"code": info.code, "name": info.name} for info in GAMES.values()]})
 
 
 def series_screen(request, pk: int):
@@ -75,11 +141,10 @@ def player_series(player: Player) -> list[dict]:
         rounds__in=visibility.rounds(), rounds__tables__seats__player=player)).distinct()
     positions = []
     for series in played.select_related("club").order_by("-season_from", "name", "id"):
-        _, results = series_results(series, visibility=visibility)
-        rows = series_rows(series, results)
-        row = next((row for row in rows if row.player == player.pk), None)
+        rows = series_document(series, visibility=visibility)["standings"]  # the kept rows
+        row = next((row for row in rows if row["player"] == player.pk), None)
         if row is not None:
-            positions.append({"series": series, "game_name": GAMES[series.game].name, "rank": row.rank,
-                              "of": sum(r.rank is not None for r in rows), "points": row.points,
-                              "played": row.played})
+            positions.append({"series": series, "game_name": " · ".join(GAMES[code].name for code in series.game_codes),
+                              "rank": row["rank"], "of": sum(r["rank"] is not None for r in rows),
+                              "points": number(row["score"]), "played": row["played"]})
     return positions

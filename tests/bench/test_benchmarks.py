@@ -53,3 +53,15 @@ def test_the_series_benchmark_reports_before_after_and_a_big_events_reads(capsys
     assert figures["event"]["peak_rss_mib"] > 0 and figures["event_before"]["standings_before_ms"] > 0
     out = capsys.readouterr().out
     assert "ratio 4 / 2 events" in out and "peak RSS of the serving process" in out
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_series_page_benchmark_reports_the_same_queries_for_a_long_season(capsys):
+    """The page of a season of 12 events makes the queries of one of 3 (issue 41; the time ratio
+    of 50 to 5 events comes from the full run)."""
+    from bench import series_page
+
+    figures = series_page.main(["--events", "12", "--few", "3", "--players", "12", "--repeats", "2"])
+    assert figures["many"]["queries"] == figures["few"]["queries"]
+    assert figures["ratio"] > 0
+    assert "ratio 12 / 3 events" in capsys.readouterr().out

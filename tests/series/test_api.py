@@ -117,12 +117,12 @@ def test_standings_csv_marks_the_uncounted_points(world):
     response = client_for().get(f"/api/v1/series/{series.pk}/standings.csv")
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(response.content.decode())))
-    assert rows[0][:6] == ["rank", "player", "name", "points", "played", "wins"]
+    assert rows[0][:9] == ["rank", "player", "name", "score", "points", "played", "counted", "missed", "wins"]
     document = client_for().get(f"/api/v1/series/{series.pk}/standings/").json()
     assert len(rows) == len(document["standings"]) + 1
     # The world's mu event has no hands: only the second event ranks its players.
     first = next(r for r in rows[1:] if r[1] == str(world.players[0].pk))
-    assert first[0] == "1" and first[3] == "4"
+    assert first[0] == "1" and first[4] == "4"
 
 
 def test_missing_series_standings_are_a_json_404_even_as_csv(world):

@@ -22,12 +22,12 @@ pytestmark = pytest.mark.django_db
 def _computed(series):
     """The public's series standings computed from the events' sums (not the kept rows)."""
     from tournaments import policy
-    from tournaments.standings.series_standings import series_results, series_rows
+    from tournaments.standings.series_standings import ranked_rows, series_results
 
     _, results = series_results(series, visibility=policy.public())
     return [(row.player, row.rank, row.points, row.played, row.wins,
-             {str(event): entry for event, entry in row.per_event.items()})
-            for row in series_rows(series, results)]
+             {str(event): entry for event, entry in row.per_event.items()}, extra)
+            for row, extra in ranked_rows(series, results)]
 
 
 def _kept(series):

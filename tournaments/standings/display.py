@@ -5,6 +5,7 @@ apart by tournaments/names.py).
 """
 from __future__ import annotations
 
+from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.utils import formats
@@ -84,3 +85,30 @@ def progress_text(game: str, table: TableProgress) -> str:
         return gettext("%(entered)s, best total %(best)s of %(target)s") % {
             "entered": text, "best": max(table.totals, default=0), "target": table.target}
     return text
+
+
+# --- series -------------------------------------------------------------------------------------
+
+def series_move(trend, new: bool) -> str:
+    """A series row's move since the latest event as a reader reads it: "new" for a player ranked
+    now and not before, "=" for the same place, ▲n / ▼n for places gained or lost, "" for the
+    unranked (and for everyone while the season has one event: they are all new then)."""
+    if new:
+        return gettext("new")
+    if trend is None:
+        return ""
+    return "=" if trend == 0 else (f"▲{trend}" if trend > 0 else f"▼{-trend}")
+
+
+def event_label(name: str, starts_on) -> str:
+    """An event's column heading: its date in the reader's locale and its name."""
+    if starts_on is None:
+        return name
+    if isinstance(starts_on, str):
+        starts_on = date.fromisoformat(starts_on)  # the document's ISO date
+    return f"{formats.date_format(starts_on, 'SHORT_DATE_FORMAT')} {name}"
+
+
+def series_score(value) -> str:
+    """A series score in the reader's locale: whole, or a mean to two decimals."""
+    return number(value)

@@ -231,6 +231,32 @@ def event_money(event: Event, *, visibility: policy.Visibility, results: list[Se
     return _money(event, session_results(event, visibility=visibility) if results is None else results)
 
 
+def series_money(series, *, visibility: policy.Visibility, players: list[int] | None) -> dict[int, dict] | None:
+    """Maumau money over the season: per player whose money this user sees
+    (``players``, from ``Visibility.series_money_players``: None for all), the cents he won and lost in the series' events he
+    sees, and of each what is not paid yet (``Transfer.paid``): ``{"won", "won_open", "lost",
+    "lost_open", "net"}``. None when he sees nobody's. Two queries whatever the season's length."""
+    if players == []:
+        return None
+    transfers = visibility.transfers().filter(session__table__round__event__series=series.pk).order_by()
+    found: dict[int, dict] = {}
+
+    def entry(player):
+        return found.setdefault(player, {"won": 0, "won_open": 0, "lost": 0, "lost_open": 0, "net": 0})
+
+    for side, key in (("payee", "won"), ("payer", "lost")):
+        rows = transfers if players is None else transfers.filter(**{f"{side}__in": players})
+        for player, cents, open_cents in (rows.values(side).annotate(
+                all_cents=Sum("cents"), open_cents=Sum("cents", filter=Q(paid=False)))
+                .values_list(side, "all_cents", "open_cents")):
+            values = entry(player)
+            values[key] += cents
+            values[f"{key}_open"] += open_cents or 0
+    for values in found.values():
+        values["net"] = values["won"] - values["lost"]
+    return found
+
+
 def _standing(event: Event, metrics: list[str], row: StandingRow, name: str, cents: dict) -> dict:
     return {
         "rank": row.rank, "player": row.player, "name": name, "played": row.played,

@@ -25,7 +25,8 @@ commit, once for all the requests that piled up (``recompute``, with the one com
   or waits and then requests the sync of the event's new series; a hold or release reads the
   event's series under a share lock of its row (``series_of``), which a move holds until it
   commits;
-- a series' scoring, points table, ``best_of`` or ``min_events`` changed;
+- a series' scoring, points table, ``best_of``, ``min_events``, games, aggregate,
+  ``drop_worst``, ``qualify_percent`` or ``absence_deduction`` changed;
 - the sums of events rebuilt (``rebuild``: imports and generated leagues; recomputed at once).
 
 The kept rows are read only while no request for the series is pending and the series matches
@@ -40,8 +41,8 @@ with that computation after random sequences of all the writes above.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from django.db import connection
 from django.db.models import Exists, F
@@ -58,8 +59,19 @@ from ..models import (
 )
 from . import sums
 from .metrics import ranked
-from .selectors import event_metrics, event_sums
-from .series import EventResult, series_standings
+from .selectors import event_metrics, event_sums, series_money
+from .series import (
+    EventResult,
+    SeriesRow,
+    moves,
+    required_events,
+    series_standings,
+    shown_score,
+)
+
+# The series' options the standings follow from (``basis``, ``kept_rows``), besides its events.
+OPTIONS = ("scoring", "points_table", "best_of", "min_events", "games", "aggregate", "drop_worst",
+           "qualify_percent", "absence_deduction")
 
 
 def _series_events(series, visibility: policy.Visibility):
@@ -74,17 +86,22 @@ def series_events(series, *, visibility: policy.Visibility) -> list[Event]:
 
 @dataclass(frozen=True)
 class EventKey:
-    """What a series' standings need of an event: its id, whether it is published, its metrics."""
+    """What a series' standings need of an event: its id, whether it is published, its metrics,
+    and what its column is named by (its game, name and date)."""
 
     pk: int
     published: bool
     standings_metrics: str
+    game: str = ""
+    name: str = ""
+    starts_on: object = None
 
 
 def series_event_keys(series, *, visibility: policy.Visibility) -> list[EventKey]:
     """``series_events`` as ``EventKey``: the same events in the same order, read as plain values."""
     return [EventKey(*row) for row in
-            _series_events(series, visibility).values_list("pk", "published", "standings_metrics")]
+            _series_events(series, visibility).values_list("pk", "published", "standings_metrics", "game",
+                                                            "name", "starts_on")]
 
 
 def series_results(series, *, visibility: policy.Visibility, events: list[Event] | None = None):
@@ -98,13 +115,34 @@ def series_results(series, *, visibility: policy.Visibility, events: list[Event]
     for event in events:
         kept = {player: values for player, (values, _) in sums.get(event.pk, {}).items()}
         ranks = {row.player: row.rank for row in ranked(kept, event_metrics(event), values=False)}
-        results.append(EventResult(event.pk, ranks, {player: values.total for player, values in kept.items()}))
+        results.append(EventResult(event.pk, ranks, {player: values.total for player, values in kept.items()},
+                                   event.game))
     return events, results
 
 
 def series_rows(series, results):
     return series_standings(results, scoring=series.scoring, points_table=series.points_table,
-                            best_of=series.best_of, min_events=series.min_events)
+                            best_of=series.best_of, min_events=series.min_events, drop_worst=series.drop_worst,
+                            aggregate=series.aggregate, qualify_percent=series.qualify_percent,
+                            absence_deduction=series.absence_deduction)
+
+
+def ranked_rows(series, results) -> list[tuple[SeriesRow, dict]]:
+    """The series' rows with the rest of each row (``row_extra``: the move since the latest event
+    besides the score and the counts), in ranking order."""
+    rows = series_rows(series, results)
+    before = series_rows(series, results[:-1]) if len(results) > 1 else None
+    move = moves(before, rows)
+    return [(row, row_extra(row, move[row.player])) for row in rows]
+
+
+NO_MONEY = {"won": 0, "won_open": 0, "lost": 0, "lost_open": 0, "net": 0}
+
+
+def row_extra(row: SeriesRow, move: dict) -> dict:
+    """What a kept row holds besides its columns (``SeriesStanding.extra``), as JSON."""
+    return {"score": shown_score(row.score), "counted": row.counted, "absences": row.absences,
+            "qualified": row.qualified, "per_game": row.per_game, "trend": move["trend"], "new": move["new"]}
 
 
 def series_document(series, *, visibility: policy.Visibility) -> dict:
@@ -120,22 +158,44 @@ def series_document(series, *, visibility: policy.Visibility) -> dict:
     kept = kept_rows(series, events) if visibility.sees_as_public(events) else None
     if kept is not None:
         rows = [{"rank": rank, "player": player, "points": points, "played": played, "wins": wins,
-                 "per_event": per_event}
-                for player, rank, points, played, wins, per_event in kept]
+                 "per_event": per_event, **extra}
+                for player, rank, points, played, wins, per_event, extra in kept]
     else:
         _, results = series_results(series, visibility=visibility, events=events)
         rows = [{"rank": row.rank, "player": row.player, "points": row.points, "played": row.played,
-                 "wins": row.wins, "per_event": {str(event): entry for event, entry in row.per_event.items()}}
-                for row in series_rows(series, results)]
+                 "wins": row.wins, "per_event": {str(event): entry for event, entry in row.per_event.items()},
+                 **extra}
+                for row, extra in ranked_rows(series, results)]
     names = visibility.names([row["player"] for row in rows])
+    # Maumau's money over the season, for the club's organisers and each player his own.
+    money_players = visibility.series_money_players(series) if "maumau" in series.game_codes else []
+    money = series_money(series, visibility=visibility, players=money_players)
+    # Every row has played + missed = the events held (those with a ranked player).
+    held = rows[0]["played"] + rows[0]["absences"] if rows else 0
     return {
         "scoring": series.scoring,
         "best_of": series.best_of,
         "min_events": series.min_events,
+        "games": series.game_codes,
+        "aggregate": series.aggregate,
+        "drop_worst": series.drop_worst,
+        "qualify_percent": series.qualify_percent,
+        "absence_deduction": series.absence_deduction,
+        "held": held,
+        "required_events": required_events(held, min_events=series.min_events,
+                                           qualify_percent=series.qualify_percent),
+        "money_shown": money is not None,
         "events": [event.pk for event in events],
+        "event_columns": [{"id": event.pk, "name": event.name, "game": event.game,
+                           "starts_on": event.starts_on.isoformat() if event.starts_on else None}
+                          for event in events],
         "standings": [
             {"rank": row["rank"], "player": row["player"], "name": names.get(row["player"], ""),
-             "points": row["points"], "played": row["played"], "wins": row["wins"], "per_event": row["per_event"]}
+             "points": row["points"], "score": row["score"], "played": row["played"], "counted": row["counted"],
+             "absences": row["absences"], "wins": row["wins"], "qualified": row["qualified"],
+             "trend": row["trend"], "new": row["new"], "per_game": row["per_game"], "per_event": row["per_event"],
+             "money": None if money is None else money.get(row["player"], NO_MONEY) if (
+                 money_players is None or row["player"] in money_players) else None}
             for row in rows
         ],
     }
@@ -154,8 +214,8 @@ def held_rounds(events) -> list[int]:
 def basis(series, events, held: list[int]) -> list:
     """What the public's standings of ``series`` follow from besides the sums: its scoring, the
     public's events in order with their metrics, and their held rounds (JSON)."""
-    return [series.scoring, list(series.points_table or []), series.best_of, series.min_events,
-            [[event.pk, event.standings_metrics] for event in events], list(held)]
+    options = [getattr(series, name) for name in OPTIONS]
+    return [*options, [[event.pk, event.standings_metrics, event.game] for event in events], list(held)]
 
 
 def recompute(series: Series) -> None:
@@ -164,7 +224,7 @@ def recompute(series: Series) -> None:
     public = policy.public()
     events = series_event_keys(series, visibility=public)
     _, results = series_results(series, visibility=public, events=events)
-    rows = series_rows(series, results)
+    rows = ranked_rows(series, results)
     SeriesStanding.objects.filter(series=series).delete()
     if connection.vendor == "postgresql":
         _insert_rows(series, rows)
@@ -172,15 +232,15 @@ def recompute(series: Series) -> None:
         SeriesStanding.objects.bulk_create(
             (SeriesStanding(series=series, player_id=row.player, position=position, rank=row.rank,
                             points=row.points, played=row.played, wins=row.wins,
-                            per_event={str(event): entry for event, entry in row.per_event.items()})
-             for position, row in enumerate(rows)),
+                            per_event={str(event): entry for event, entry in row.per_event.items()}, extra=extra)
+             for position, (row, extra) in enumerate(rows)),
             batch_size=1000,
         )
     SeriesStandingBasis.objects.update_or_create(series=series,
                                                  defaults={"basis": basis(series, events, held_rounds(events))})
 
 
-_ROW_COLUMNS = ("series_id", "player_id", "position", "rank", "points", "played", "wins", "per_event")
+_ROW_COLUMNS = ("series_id", "player_id", "position", "rank", "points", "played", "wins", "per_event", "extra")
 
 
 def _insert_rows(series: Series, rows) -> None:
@@ -191,14 +251,14 @@ def _insert_rows(series: Series, rows) -> None:
         return
     quote = connection.ops.quote_name
     document = json.dumps([[row.player, position, row.rank, row.points, row.played, row.wins,
-                            {str(event): entry for event, entry in row.per_event.items()}]
-                           for position, row in enumerate(rows)])
+                            {str(event): entry for event, entry in row.per_event.items()}, extra]
+                           for position, (row, extra) in enumerate(rows)])
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {quote(SeriesStanding._meta.db_table)} "
             f"({', '.join(quote(column) for column in _ROW_COLUMNS)}) "
             f"SELECT %s, (r->>0)::bigint, (r->>1)::int, (r->>2)::int, (r->>3)::bigint, (r->>4)::int, (r->>5)::int, "
-            f"r->6 FROM jsonb_array_elements(%s::jsonb) AS r",
+            f"r->6, r->7 FROM jsonb_array_elements(%s::jsonb) AS r",
             [series.pk, document],
         )
 
@@ -240,7 +300,7 @@ def lock_tables(event_ids: Iterable[int]) -> None:
 
 def kept_rows(series, events) -> list | None:
     """The kept rows of ``series`` in ranking order, (player, rank, points, played, wins,
-    per_event), when no sync request for the series is pending and they were computed over what
+    per_event, extra), when no sync request for the series is pending and they were computed over what
     the series is now (``events``: the public's, read now); None when not (a change not synced
     yet, one written around the services, never kept): then the caller computes them. The
     pending requests are read with the basis, before the rows: rows read later are those of that
@@ -248,17 +308,15 @@ def kept_rows(series, events) -> list | None:
     pending = SeriesSyncRequest.objects.filter(series_id=series.pk)
     found = (SeriesStandingBasis.objects.filter(series=series.pk)
              .annotate(pending=Exists(pending))
-             .values_list("basis", "series__scoring", "series__points_table", "series__best_of", "series__min_events",
-                          "pending")
+             .values_list("basis", *(f"series__{name}" for name in OPTIONS), "pending")
              .first())
     if found is None or found[-1]:
         return None
-    kept, scoring, points_table, best_of, min_events, _ = found
-    now = Series(pk=series.pk, scoring=scoring, points_table=points_table, best_of=best_of, min_events=min_events)
-    if kept != basis(now, events, held_rounds(events)):
+    now = Series(pk=series.pk, **dict(zip(OPTIONS, found[1:-1])))
+    if found[0] != basis(now, events, held_rounds(events)):
         return None
     return list(SeriesStanding.objects.filter(series=series.pk).order_by("position")
-                .values_list("player_id", "rank", "points", "played", "wins", "per_event"))
+                .values_list("player_id", "rank", "points", "played", "wins", "per_event", "extra"))
 
 
 def rebuild(event_ids: Iterable[int]) -> None:
