@@ -90,6 +90,10 @@ def issue(player, by_user):
 
 
 def bind(client, pin: str):
-    response = client.post("/me/pin/", {"pin": pin})
+    data = {"pin": pin}
+    if client.handler.enforce_csrf_checks:
+        client.get("/me/pin/")
+        data["csrfmiddlewaretoken"] = client.cookies["csrftoken"].value
+    response = client.post("/me/pin/", data)
     assert response.status_code == 302, response.content[:300]
     return response
