@@ -187,13 +187,13 @@ class HeadToHeadView(APIView):
 
     @extend_schema(operation_id="me_player_head_to_head",
                    responses={200: HeadToHeadSerializer, **error_responses(401, 403, 404)})
-    def get(self, request, other: int):
+    def get(self, request, player: int):
         """His sessions with another player and who finished ahead (the sessions you may see)."""
-        player = own_player(request)
-        visibility = _own_visibility(request, player)
-        rival = get_object_or_404(Player.objects.exclude(pk=player.pk), pk=other)
+        me = own_player(request)
+        visibility = _own_visibility(request, me)
+        rival = get_object_or_404(Player.objects.exclude(pk=me.pk), pk=player)
         return Response({"other": rival.pk, "other_name": visibility.names([rival])[rival.pk],
-                         **stats.head_to_head(player, rival, visibility)})
+                         **stats.head_to_head(me, rival, visibility)})
 
 
 class DevicesView(APIView):
