@@ -35,6 +35,7 @@ from .charts import ChartPoint, rating_chart
 from .series import player_series
 from .views import _local_date, games
 
+
 def colour_name(code: str) -> str:
     return {"B": _("blue"), "G": _("green"), "R": _("red"), "Y": _("yellow")}[code]
 

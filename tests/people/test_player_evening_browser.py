@@ -10,8 +10,12 @@ import os
 import pytest
 
 from tests.pages.axe import assert_accessible
-from tests.pages.test_browser import DESKTOP, PHONE, SCREENSHOTS
-from tests.pages.test_browser import browser  # noqa: F401 - the same Chromium, launched the same way
+from tests.pages.test_browser import (
+    DESKTOP,
+    PHONE,
+    SCREENSHOTS,
+    browser,  # noqa: F401 - the same Chromium, launched the same way
+)
 from tests.pages.wait import appear
 from tests.sheet.test_sheet_browser import Finger
 

@@ -16,7 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from .. import policy
-from ..models import Player, Round, Seat
+from ..models import Player, Seat
 from ..people import services as people
 from ..sheet.qr import qr_svg
 from .views import refusal

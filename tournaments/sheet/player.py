@@ -32,8 +32,8 @@ from ..people.identity import (
     forget_on_phone,
     keep_on_phone,
     login_player,
-    phone_label,
     own,
+    phone_label,
     player_of,
 )
 from ..people.stats import open_tables
