@@ -106,6 +106,8 @@ def test_pin_guessing_is_locked_out_per_address(evening, phone, settings):
     code = issue(evening.players[0], evening.organiser)
     guesser = phone()
     wrong = "0" * 8 if code.pin != "0" * 8 else "1" * 8
+    # A typo of another length guesses nothing: not counted.
+    assert [guesser.post("/me/pin/", {"pin": "123"}).status_code for _ in range(4)] == [400] * 4
     answers = [guesser.post("/me/pin/", {"pin": wrong}).status_code for _ in range(3)]
     assert answers == [400, 400, 429]
     # Locked: the right PIN is refused too, and so is the QR link, from this address.

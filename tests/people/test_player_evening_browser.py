@@ -48,10 +48,12 @@ def _type_pin(page, base: str, pin: str) -> None:
 
 def test_a_players_evening(live_server, transactional_db, browser):
     from tournaments.models import AuditEntry, Hand
+    from tournaments.people import codes
     from tournaments.people import services as people
 
     from .conftest import build_club
 
+    codes.forget("127.0.0.1")  # the browser's address: other tests' wrong codes are not its own
     club = build_club(confirm_hands=True)
     base, table = live_server.url, club.tables["maumau"]
     beate, conny = club.players[1], club.players[2]

@@ -88,9 +88,10 @@ def bind_pin(request):
         player = people.player_by_pin(pin) if pin else None
         if player is not None:
             return _bound_response(request, player, "pin")
-        codes.failed(address)
-        if codes.locked_out(address):
-            return _locked(request, "people/pin.html", {})
+        if pin:  # a guess (8 digits that open nothing); a typo of another length guesses nothing
+            codes.failed(address)
+            if codes.locked_out(address):
+                return _locked(request, "people/pin.html", {})
         error = _("This PIN is not valid. Check the slip, or ask the organisers for a new one.")
     return render(request, "people/pin.html", {"error": error}, status=400 if error else 200)
 
@@ -159,15 +160,16 @@ def phones(request):
 
 @require_POST
 def unbind(request, pk: int):
-    """Unbind one of his phones (this one too: then it forgets him)."""
-    player, device = _own(request, "change_own_player")
-    target = get_object_or_404(PlayerDevice.objects.filter(player=player), pk=pk)
+    """Unbind one of his phones (this one too: then it forgets him); those who may change the
+    player (his clubs' organisers, staff) may unbind his phones too (the service asks)."""
+    player, device = own(request, "change_own_player"), device_of(request)
+    target = get_object_or_404(PlayerDevice, pk=pk)
     try:
         people.device_revoke(device=target, player=player, by_user=request.user)
-    except DomainError:  # pragma: no cover - his own phone: the policy allowed it
-        raise Http404 from None
+    except DomainError:
+        raise Http404 from None  # neither his phone nor a player of the user's clubs: not shown
     if device is not None and device.pk == target.pk:
         response = redirect("sheet:me")
         forget_on_phone(response)
         return response
-    return redirect("sheet:me_phones")
+    return redirect("sheet:me_phones" if player is not None and player.pk == target.player_id else "sheet:me")
