@@ -24,6 +24,7 @@ SLOW_FILES = {  # seconds per file, from a full run's --durations (2 cores)
     "tests/pages/test_chances_browser.py": 35,
     "tests/console/test_series_browser.py": 20,
     "tests/api/test_generated_client.py": 60,  # two generated clients, tsc twice, a live evening
+    "tests/people/test_player_evening_browser.py": 60,  # a player's evening, his pages in three languages
 }
 
 
