@@ -117,7 +117,8 @@ def test_a_players_evening(live_server, transactional_db, browser):
             shoot(page, f"people-pin-{lang}-{width}", width)
             _type_pin(page, base, connys_code.pin)
             for name, path in (("home", "/me/"), ("stats", "/me/stats/"), ("phones", "/me/phones/"),
-                               ("privacy", "/me/privacy/"), ("head-to-head", f"/me/head-to-head/?player={beate.pk}")):
+                               ("privacy", "/me/privacy/"), ("delete", "/me/delete/"),
+                               ("head-to-head", f"/me/head-to-head/?player={beate.pk}")):
                 page.goto(f"{base}{path}")
                 assert_accessible(page, where=f"{path} {lang} {width}")
                 shoot(page, f"people-{name}-{lang}-{width}", width)
