@@ -24,6 +24,7 @@ EXAMPLES: dict[str, list[tuple[str, dict]]] = {
     "players_create": [("A player of the club", PLAYER)],
     "players_update": [("Change a player", PLAYER)],
     "players_partial_update": [("Show only the initials", {"initials_only": True})],
+    "me_player_partial_update": [("Show me by my initials only", {"initials_only": True})],
     "events_create": [("A Maumau evening with a stake", EVENT)],
     "events_update": [("Change an event", EVENT)],
     "events_partial_update": [("Publish an event", {"published": True})],

@@ -2,7 +2,7 @@
 
 Every service that changes something calls ``audit.record`` inside its transaction, so the row
 exists exactly when the change does (Zulip's ``RealmAuditLog`` pattern). A row says who (the user,
-and ``via``: api, admin, page, command or the table's scorer link), what (action and object),
+and ``via``: api, admin, page, command, the table's scorer link or a player's bound phone), what (action and object),
 when, why (``reason``) and the state before and after.
 """
 from __future__ import annotations
@@ -28,6 +28,9 @@ class Action(models.TextChoices):
     PLAYER_ANONYMISED = "player_anonymised"
     PLAYER_CHECKED_IN = "player_checked_in"
     PLAYER_CHECKED_OUT = "player_checked_out"
+    PLAYER_CODE_ISSUED = "player_code_issued"
+    PLAYER_DEVICE_BOUND = "player_device_bound"
+    PLAYER_DEVICE_REVOKED = "player_device_revoked"
     EVENT_CREATED = "event_created"
     EVENT_CHANGED = "event_changed"
     EVENT_DELETED = "event_deleted"
@@ -58,7 +61,8 @@ class Action(models.TextChoices):
     SERIES_DELETED = "series_deleted"
 
 
-VIA = ("api", "admin", "page", "command", "scorer")
+# "player": a phone bound to a player by his personal code (tournaments/people/).
+VIA = ("api", "admin", "page", "command", "scorer", "player")
 
 
 def record(

@@ -683,3 +683,32 @@ class IdempotentSubmission(models.Model):
     class Meta:
         db_table = "games_idempotentsubmission"
         constraints = [models.UniqueConstraint(fields=["table", "key"], name="idempotency_table_key_unique")]
+
+
+class PlayerCode(models.Model):
+    """A player's personal code, issued by an organiser (``tournaments/people/services.py``): a PIN
+    to type and a link to scan (printed as a QR code). Only their keyed hashes are kept
+    (``tournaments/people/codes.py``): the code itself is shown once, on the slip printed when it is
+    issued. Issuing again replaces both, so a lost slip's code opens nothing."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, primary_key=True, related_name="code")
+    pin_digest = models.CharField(max_length=64, unique=True)
+    link_digest = models.CharField(max_length=64, unique=True)
+    issued_at = models.DateTimeField(default=timezone.now)
+    issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="+")
+
+
+class PlayerDevice(models.Model):
+    """A phone bound to a player by his code: the phone keeps a random key in a signed cookie, the
+    service its keyed hash. The player sees his phones and unbinds one (a lost phone:
+    ``revoked_at``); the row stays, so his list says when it was unbound."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="devices")
+    digest = models.CharField(max_length=64, unique=True)
+    label = models.CharField(max_length=120, blank=True)
+    bound_at = models.DateTimeField(default=timezone.now)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["player", "-bound_at", "-id"]

@@ -41,6 +41,11 @@ the same name for the same act and get the same answer:
 - An event's organisers (and its club's) check players in and out and see who is checked in
   (``check_in_at_event``): who is here tonight is the organisers' data, as in the console.
 - A logged-in user reads his own account (``view_own_account``: his player and his clubs).
+- A player reads and changes his own side (``view_own_player``, ``change_own_player``: his
+  statistics, his data's export, his phones, initials only, his deletion), asked on ``Own``: the
+  player and the player the request proves to be (a phone bound by his personal code, or his
+  login; ``tournaments/people/identity.py``). A phone bound to a player seated at a table acts for
+  his seat there, as his login does (``acting_party``).
 
 An add or a change is decided on what it would write (``Change``: the object, None for an add, and
 the data): which clubs a new player joins, whether a change names organisers or moves an event to
@@ -193,6 +198,26 @@ def is_himself(user, account) -> bool:
     return _authenticated(user) and account is not None and account.pk == user.pk
 
 
+@dataclass(frozen=True)
+class Own:
+    """A player's own side as a request asks for it: ``player`` and the player the request proves
+    to be (``bound``: his bound phone's, else his login's; None: neither)."""
+
+    player: Player
+    bound: Player | None = None
+
+
+@rules.predicate
+def is_own_player(user, own) -> bool:
+    """The request is the player himself: his bound phone, or his login (a user linked to him)."""
+    own = _target(own)
+    if not isinstance(own, Own) or own.player is None or own.player.anonymised:
+        return False
+    if own.bound is not None and own.bound.pk == own.player.pk:
+        return True
+    return _authenticated(user) and own.player.user_id == user.pk
+
+
 @rules.predicate
 def is_seated_at(user, table) -> bool:
     table = _target(table)
@@ -336,6 +361,8 @@ rules.add_perm("tournaments.change_transfer", organises_event_of)  # mark paid, 
 rules.add_perm("tournaments.open_table_at_event", organises_event)  # open club nights; obj: the event
 rules.add_perm("tournaments.check_in_at_event", organises_event)  # check-in, check-out, who is here; obj: the event
 rules.add_perm("tournaments.view_own_account", is_himself)  # obj: the user
+rules.add_perm("tournaments.view_own_player", is_own_player)  # obj: Own (statistics, export, phones)
+rules.add_perm("tournaments.change_own_player", is_own_player)  # obj: Own (initials, phones, deletion)
 # The service's health details (vendor, error text).
 rules.add_perm("tournaments.view_service_details", is_staff)
 # The admin's pages are for staff: what anyone sees elsewhere is ``Visibility``'s.
@@ -357,6 +384,8 @@ class Credentials:
 
     scorer_token: str | None = None
     seat: object = None  # as given: a number, or a text of digits (a header)
+    # The player whose bound phone sends the request (tournaments/people/identity.py), if any.
+    player: Player | None = None
 
 
 @dataclass(frozen=True)
@@ -368,6 +397,8 @@ class Party:
     user: object
     seat: int | None
     via: str
+    # The player proven to act (his bound phone, ``via`` "player"): the audit names him.
+    player: Player | None = None
 
     @property
     def via_scorer_token(self) -> bool:
@@ -405,6 +436,7 @@ def acting_party(user, table: Table, credentials: Credentials, *, action: str, h
 
     - The table's scorer link acts for the seat the player names on the shared device: for a
       submission ``X-Scorer-Seat`` (optional), for a confirmation or dispute ``seat`` (required).
+    - A phone bound to a player seated at the table acts for his seat (``via`` "player").
     - A logged-in player seated at the table acts for his own seat.
     - The event's organisers act without a seat (a hand they enter needs no confirmation).
     """
@@ -414,6 +446,10 @@ def acting_party(user, table: Table, credentials: Credentials, *, action: str, h
         else:
             seat = _seat_number(credentials.seat, "seat")
         return Party(user=user, seat=seat, via="scorer")
+    if credentials.player is not None and not credentials.player.anonymised:
+        seat = table.seats.filter(player=credentials.player.pk).values_list("position", flat=True).first()
+        if seat is not None:
+            return Party(user=user, seat=seat, via="player", player=credentials.player)
     if not _authenticated(user):
         raise NotAuthenticated("log in, or use the table's scorer link")
     if action == "submit":

@@ -2,7 +2,7 @@
 // one, else the last copy, so that a reload at a table without a connection still opens the
 // sheet and its queued hands (they live in localStorage). Everything else passes untouched.
 const CACHE = "stich-sheet-v1";
-const SHEET = /^\/(t\/[^/]+\/|my-table\/)/;
+const SHEET = /^\/(t\/[^/]+\/|my-table\/|me\/tables\/)/;
 const FILES = /^\/static\/stich\/(sheet[\w-]*\.(js|css))$/;
 
 self.addEventListener("install", () => self.skipWaiting());

@@ -1,7 +1,7 @@
 """URLs of the public pages (namespace ``pages``), and the language switch they offer."""
 from django.urls import include, path
 
-from . import clubs, series, views
+from . import clubs, me, series, views
 
 app_name = "pages"
 
@@ -12,6 +12,12 @@ urlpatterns = [
     path("events/<int:pk>/standings/print/", views.standings_print, name="standings_print"),
     path("leaderboard/<str:game>/", views.leaderboard_page, name="leaderboard"),
     path("players/<int:pk>/", views.player_detail, name="player"),
+    path("players/<int:pk>/stats/", me.public_stats, name="player_stats"),
+    path("me/stats/", me.stats_page, name="me_stats"),
+    path("me/head-to-head/", me.head_to_head_page, name="me_vs"),
+    path("me/privacy/", me.privacy, name="me_privacy"),
+    path("me/my-data.json", me.export, name="me_export"),
+    path("me/delete/", me.delete, name="me_delete"),
     path("calibration/", views.calibration_page, name="calibration"),
     path("clubs/<slug:slug>/", clubs.club_detail, name="club"),
     path("clubs/<slug:slug>/calendar.ics", clubs.club_calendar, name="club_calendar"),

@@ -99,6 +99,8 @@ def _stage(w, operation_id: str, body: dict) -> Stage:  # noqa: C901 - one branc
         stage.path_id = w.club.pk
     elif resource == "players":
         stage.user, stage.path_id = w.club_organiser, w.players[5].pk
+    elif operation_id == "me_player_partial_update":
+        stage.user = w.player_user  # his own player (a user linked to a player)
     elif resource == "events" and operation_id != "events_open_table_create":
         stage.user = w.club_organiser if operation_id == "events_create" else w.organiser
         stage.path_id = maumau.pk

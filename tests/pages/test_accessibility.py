@@ -65,6 +65,22 @@ NOT_PAGES = {
     "password_reset_complete": "Django's page, not linked by the site",
     "rest_framework:login": "the browsable API's login (the API's pages, like Swagger UI; people log in at /accounts/login/)",
     "rest_framework:logout": "the browsable API's logout (a POST)",
+    # A player's own pages need his bound phone: tests/people/test_player_evening_browser.py checks
+    # them with axe-core in the three languages at both widths (the code's link in English).
+    "sheet:me": "a bound phone's page: tests/people/test_player_evening_browser.py",
+    "sheet:bind_pin": "the PIN form (also /me/ unbound): tests/people/test_player_evening_browser.py",
+    "sheet:bind_link": "a personal code's link: tests/people/test_player_evening_browser.py",
+    "sheet:me_table": "the sheet at a bound phone's seat: tests/people/test_player_evening_browser.py",
+    "sheet:me_phones": "a bound phone's page: tests/people/test_player_evening_browser.py",
+    "pages:me_stats": "a bound phone's page: tests/people/test_player_evening_browser.py",
+    "pages:me_vs": "a bound phone's page: tests/people/test_player_evening_browser.py",
+    "pages:me_privacy": "a bound phone's page: tests/people/test_player_evening_browser.py",
+    "pages:me_delete": "a bound phone's page: tests/people/test_player_evening_browser.py",
+    "pages:me_export": "his data, a JSON file",
+    "sheet:me_table_running": "the running sheet alone, a fragment the sheet reloads into itself",
+    "sheet:me_unbind": "a POST from his phones' page",
+    "console:round_codes": "a POST from the round page (its answer: the slips to print)",
+    "console:player_code": "a POST from the players page (its answer: the slip to print)",
 }
 
 # The URLs checked: each with a function of the world giving the addresses to visit (label, path).
@@ -76,6 +92,7 @@ PAGES = {
     "pages:standings_print": lambda w: [("standings-print", f"/events/{w.events['maumau'].pk}/standings/print/")],
     "pages:leaderboard": lambda w: [(f"leaderboard-{g}", f"/leaderboard/{g}/") for g in w.events],
     "pages:player": lambda w: [("player", f"/players/{w.player.pk}/")],
+    "pages:player_stats": lambda w: [("player-stats", f"/players/{w.player.pk}/stats/")],
     "pages:calibration": lambda w: [("calibration", "/calibration/")],
     "pages:club": lambda w: [("club", f"/clubs/{w.events['mu'].club.slug}/")],
     "pages:series": lambda w: [("series", f"/series/{w.series.pk}/")],

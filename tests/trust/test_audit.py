@@ -182,7 +182,30 @@ def cases(w):
             "club_organiser", "series", None, "page"),
         "series_deleted": (lambda: _api(w.club_organiser).delete(f"/api/v1/series/{series().pk}/"),
                            "club_organiser", "series", None, "api"),
+        # A player's personal code (printed by his club's organiser) and the phones it binds: the
+        # player with an account binds and unbinds them logged in (a bound phone alone: no actor).
+        "player_code_issued": (lambda: _page(w.club_organiser).post(f"/console/players/{w.players[1].pk}/code/"),
+                               "club_organiser", "player", None, "page"),
+        "player_device_bound": (lambda: _page(w.player_user).post("/me/pin/", {"pin": _code(w).pin}),
+                                "player_user", "player", None, "page"),
+        "player_device_revoked": (lambda: _page(w.player_user).post(f"/me/phones/{_device(w).pk}/unbind/"),
+                                  "player_user", "player", None, "page"),
     }
+
+
+def _code(w):
+    from tournaments.people import codes
+    from tournaments.people import services as people
+
+    codes.forget("127.0.0.1")  # the test client's address: other tests' wrong codes are not this one's
+
+    return people.code_issue(player=w.players[0], by_user=w.club_organiser)
+
+
+def _device(w):
+    from tournaments.people import services as people
+
+    return people.device_bind(player=w.players[0], label="a phone")[0]
 
 
 def _paid_transfer(w):

@@ -31,6 +31,9 @@ ASKING_MODULES = [
     "stich/pages/views.py",
     "stich/pages/series.py",
     "stich/health.py",
+    "tournaments/api/people.py",
+    "tournaments/console/people.py",
+    "tournaments/people/identity.py",
 ]
 # ``policy.may`` and the console's helpers, with the argument that names the permission.
 NAMING_CALLS = {"may": 1, "_require": 1, "_event": 2, "_series": 2}

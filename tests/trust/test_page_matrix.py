@@ -22,7 +22,9 @@ ROLES = ["anonymous", "stranger", "player_elsewhere", "other_club_organiser", "o
 # Pages that only show (a POST to them writes nothing): checked for "nothing changed" all the same.
 READS = {"console:home", "console:series_list", "console:event", "console:schedule", "console:money", "console:round", "console:table",
          "sheet:table", "sheet:table_running", "sheet:my_table", "sheet:my_table_sheet", "sheet:my_table_running",
-         "sheet:cards", "sheet:service_worker"}
+         "sheet:cards", "sheet:service_worker",
+         # A player's phone: binding needs his code (the POST below brings none); his pages.
+         "sheet:bind_pin", "sheet:bind_link", "sheet:me", "sheet:me_phones", "sheet:me_table", "sheet:me_table_running"}
 
 
 def page_routes() -> set[str]:
@@ -63,6 +65,14 @@ def cases(w) -> dict:
     from tests.trust.test_role_matrix import _series_and_open_night
 
     series, night = _series_and_open_night(w)
+    # A phone bound to a player whose user is the owner of the unbinding (not a role above).
+    from tests.conftest import make_user
+    from tournaments.models import Player
+    from tournaments.people import services as people
+
+    phone_owner = make_user("phone_owner")
+    Player.objects.filter(pk=w.players[5].pk).update(user=phone_owner)
+    phone = people.device_bind(player=Player.objects.get(pk=w.players[5].pk), label="a phone")[0]
     series_form = {"club": w.club.pk, "name": "Winterpokal", "game": "mu", "scoring": "placement", "min_events": "1"}
     return {
         "console:series_new": ("/console/series/new/", series_form, w.club_organiser, None),
@@ -103,6 +113,9 @@ def cases(w) -> dict:
         "console:seating_script_remove": (f"/console/events/{mu.pk}/seating-script/remove/", {}, w.organiser,
                                           lambda: (present(mu), draws.seating_script_set(
                                               mu, text="1, 1, 1, 2, 3, 4", by_user=w.organiser))),
+        "console:round_codes": (f"/console/rounds/{round1.pk}/player-codes/", {}, w.club_organiser, None),
+        "console:player_code": (f"/console/players/{w.players[3].pk}/code/", {}, w.club_organiser, None),
+        "sheet:me_unbind": (f"/me/phones/{phone.pk}/unbind/", {}, phone_owner, None),
     }
 
 
@@ -136,7 +149,8 @@ def test_every_page_route_is_a_known_write_or_read(trust):
                                            "console:transfer_unpaid", "console:player_distinction",
                                            "console:series_new", "console:series", "console:series_event",
                                            "console:series_delete", "console:open_table",
-                                           "console:seating_script", "console:seating_script_remove"}))
+                                           "console:seating_script", "console:seating_script_remove",
+                                           "console:round_codes", "console:player_code", "sheet:me_unbind"}))
 @pytest.mark.parametrize("role", ROLES + ["owner", "staff"])
 def test_only_the_owner_writes_through_the_pages(trust, name, role):
     table = cases(trust)
@@ -175,4 +189,7 @@ def _read_url(w, name: str) -> str:
         "sheet:my_table": "/my-table/", "sheet:my_table_sheet": f"/my-table/{w.mu_table.pk}/",
         "sheet:my_table_running": f"/my-table/{w.mu_table.pk}/running/",
         "sheet:cards": f"/rounds/{mu.rounds.get(number=1).pk}/cards/", "sheet:service_worker": "/sheet-sw.js",
+        "sheet:bind_pin": "/me/pin/", "sheet:bind_link": "/p/not-a-key/", "sheet:me": "/me/",
+        "sheet:me_phones": "/me/phones/", "sheet:me_table": f"/me/tables/{w.mu_table.pk}/",
+        "sheet:me_table_running": f"/me/tables/{w.mu_table.pk}/running/",
     }[name]

@@ -126,7 +126,16 @@ def cases(w) -> dict:
         ("hand-confirm", "post"): (f"/api/v1/hands/{w.unconfirmed.pk}/confirm/", {}, w.organiser),
         ("hand-dispute", "post"): (f"/api/v1/hands/{w.unconfirmed.pk}/dispute/", {"reason": "wrong points"},
                                    w.organiser),
+        # A player's own side (SELF below): the user linked to the seated player 0 is his owner.
+        ("me-player", "patch"): ("/api/v1/me/player/", {"initials_only": True}, w.player_user),
+        ("me-device-unbind", "post"): (f"/api/v1/me/player/devices/{_own_phone(w).pk}/unbind/", None, w.player_user),
     }
+
+
+def _own_phone(w):
+    from tournaments.people import services as people
+
+    return people.device_bind(player=w.players[0], label="a phone")[0]
 
 
 def _series_and_open_night(w):
@@ -143,6 +152,10 @@ def _series_and_open_night(w):
 
 # Writes that store nothing and are open to everyone.
 PUBLIC = {("records-validate", "post"), }
+# Writes on the caller's own player (the user linked to him, or his bound phone): every caller
+# changes his own and nobody else's; a caller without a player is refused. Of the roles, the
+# user linked to a player is "player_elsewhere" (and the owner of the case).
+SELF = {("me-player", "patch"), ("me-device-unbind", "post")}
 
 
 def client(w, role: str, owner):
@@ -204,6 +217,14 @@ def test_only_the_owner_writes(trust, operation, role):
     _prepare(trust, operation[0])
     before = database_state()
     response = send(client(trust, role, owner), operation[1], url, payload)
+    if operation in SELF:
+        if role in ("owner", "player_elsewhere"):  # the user linked to player 0: his own player
+            assert 200 <= response.status_code < 300, (role, response.status_code, response.content)
+            assert database_state() != before, "his own write changed nothing"
+        else:
+            assert response.status_code in (401, 403, 404), (role, response.status_code, response.content)
+            assert database_state() == before, f"{role}'s refused write changed the database"
+        return
     if role in OWNERS:
         assert 200 <= response.status_code < 300, (role, response.status_code, response.content)
         assert database_state() != before, "the owner's write changed nothing"

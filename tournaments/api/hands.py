@@ -13,6 +13,7 @@ import re
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, serializers, status
+from rest_framework.authentication import CSRFCheck
 from rest_framework.decorators import action
 from rest_framework.generics import get_object_or_404
 from rest_framework.permissions import AllowAny
@@ -31,6 +32,7 @@ from games.openapi import error_responses
 from .. import policy
 from ..errors import Invalid
 from ..models import Hand, HandVersion, Table
+from ..people.identity import device_of
 from ..results import services as results
 from .serializers import NextHandSerializer
 from .views import PolicyViewSet
@@ -71,11 +73,25 @@ class SheetSerializer(serializers.Serializer):
     hands = HandViewSerializer(many=True)
 
 
+def bound_player(request):
+    """The player whose bound phone sends this write (``tournaments/people/identity.py``), if the
+    request also carries the page's CSRF token: the phone's cookie goes with any request to the
+    site, so a write on its strength alone could be forged by another site."""
+    device = device_of(request._request)
+    if device is None:
+        return None
+    check = CSRFCheck(lambda _request: None)
+    check.process_request(request._request)
+    if check.process_view(request._request, None, (), {}) is not None:
+        return None
+    return device.player
+
+
 def submitting(request) -> policy.Credentials:
-    """What a submission brings besides its login: the scorer token and the seat named on the
-    table's shared device (``X-Scorer-Seat``)."""
+    """What a submission brings besides its login: the scorer token, the seat named on the
+    table's shared device (``X-Scorer-Seat``) and the player of a bound phone."""
     return policy.Credentials(scorer_token=request.headers.get("X-Scorer-Token") or None,
-                              seat=request.headers.get("X-Scorer-Seat"))
+                              seat=request.headers.get("X-Scorer-Seat"), player=bound_player(request))
 
 
 def hand_party(request, hand: Hand, action: str) -> policy.Party:
@@ -85,7 +101,7 @@ def hand_party(request, hand: Hand, action: str) -> policy.Party:
     if token:
         data = request.data if isinstance(request.data, dict) else {}
         seat = data.get("seat")
-    credentials = policy.Credentials(scorer_token=token, seat=seat)
+    credentials = policy.Credentials(scorer_token=token, seat=seat, player=None if token else bound_player(request))
     return policy.acting_party(request.user, hand.session.table, credentials, action=action, hand=hand)
 
 
@@ -236,7 +252,8 @@ class HandViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixi
         counts in totals, standings, money and ratings."""
         hand = self._hand_for_table(pk)
         party = hand_party(request, hand, "confirm")
-        return Response(results.hand_confirm(hand=hand, seat=party.seat, by_user=request.user, via=party.via))
+        return Response(results.hand_confirm(hand=hand, seat=party.seat, by_user=request.user, via=party.via,
+                                             player=party.player))
 
     @extend_schema(request=DisputeSerializer,
                    responses={200: ReceiptSerializer, **error_responses(400, 401, 403, 404, 409)})
@@ -249,4 +266,4 @@ class HandViewSet(PolicyViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixi
         data = DisputeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         return Response(results.hand_dispute(hand=hand, seat=party.seat, reason=data.validated_data["reason"],
-                                             by_user=request.user, via=party.via))
+                                             by_user=request.user, via=party.via, player=party.player))

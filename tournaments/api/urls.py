@@ -14,6 +14,9 @@ from . import (
     open_nights as open_api,
 )
 from . import (
+    people as people_api,
+)
+from . import (
     series as series_api,
 )
 from . import (
@@ -38,5 +41,10 @@ urlpatterns = [
     path("events/<int:pk>/checkins/<int:player>/", evening_api.CheckoutView.as_view(), name="event-checkout"),
     path("events/<int:pk>/tables/", evening_api.EventTablesView.as_view(), name="event-tables"),
     path("me/", account_api.MeView.as_view(), name="me"),
+    path("me/player/", people_api.OwnPlayerView.as_view(), name="me-player"),
+    path("me/player/head-to-head/<int:player>/", people_api.HeadToHeadView.as_view(), name="me-head-to-head"),
+    path("me/player/devices/", people_api.DevicesView.as_view(), name="me-devices"),
+    path("me/player/devices/<int:pk>/unbind/", people_api.DeviceUnbindView.as_view(), name="me-device-unbind"),
+    path("players/<int:pk>/stats/", people_api.PlayerStatsView.as_view(), name="player-stats"),
     *router.urls,
 ]

@@ -1,7 +1,7 @@
 """URLs of the organisers' console (namespace ``console``), under ``/console/``."""
 from django.urls import path
 
-from . import formats, series, views
+from . import formats, people, series, views
 
 app_name = "console"
 
@@ -27,6 +27,8 @@ urlpatterns = [
     path("rounds/<int:pk>/swap/", views.round_swap, name="round_swap"),
     path("rounds/<int:pk>/publish/", views.round_publish, name="round_publish"),
     path("rounds/<int:pk>/hold/", views.round_hold, name="round_hold"),
+    path("rounds/<int:pk>/player-codes/", people.round_codes, name="round_codes"),
+    path("players/<int:pk>/code/", people.player_code, name="player_code"),
     path("tables/<int:pk>/", views.table_detail, name="table"),
     path("hands/<int:pk>/correct/", views.hand_correct, name="hand_correct"),
     path("hands/<int:pk>/void/", views.hand_void, name="hand_void"),

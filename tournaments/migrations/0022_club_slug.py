@@ -21,7 +21,7 @@ def fill_slugs(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("tournaments", "0020_series_season_options"),
+        ("tournaments", "0021_player_codes"),
     ]
 
     operations = [

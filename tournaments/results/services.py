@@ -537,11 +537,18 @@ def _check_seat(hand: Hand, seat: int | None) -> None:
         raise Invalid(f"this table has no seat {seat}", field="seat")
 
 
-def hand_confirm(*, hand: Hand, seat: int | None, by_user=None, via: str = "api") -> dict:
+def _named(seat: int | None, player) -> dict:
+    """What a confirmation's or dispute's audit row says of who did it: the seat, and the player
+    when his bound phone proved who he is (``policy.Party.player``)."""
+    return {"seat": seat, **({"player": player.pk} if player is not None else {})}
+
+
+def hand_confirm(*, hand: Hand, seat: int | None, by_user=None, via: str = "api", player=None) -> dict:
     """Another seat of the table confirms a hand entered by one seat; from now on it counts.
 
     ``seat`` is the confirming player's seat; ``None`` only for the event's organisers, who
     confirm a disputed hand. The seat that entered the hand cannot confirm it (403 ``same_seat``).
+    ``player``: the player whose bound phone confirms (the audit row names him).
     """
     with transaction.atomic():
         hand = _lock_unconfirmed(hand)
@@ -557,15 +564,16 @@ def hand_confirm(*, hand: Hand, seat: int | None, by_user=None, via: str = "api"
         _mark_confirmed(hand, seat=seat, by_user=by_user)
         hand.save(update_fields=[*CONFIRMATION_FIELDS, "updated_at"])
         audit.record(actor=by_user, via=via, action=audit.Action.HAND_CONFIRMED, obj=hand, event=event,
-                     before=before, after={"unconfirmed": False, "confirmed_by_seat": seat, "scores": hand.scores})
+                     before=before, after={"unconfirmed": False, "confirmed_by_seat": seat, "scores": hand.scores},
+                     data=_named(seat, player))
         outcome = book.apply(played(hand), number=_slot(hands, hand))
         _store(session, outcome)
         return _receipt(hand, session, outcome.book, unconfirmed=_waiting(hands, hand))
 
 
-def hand_dispute(*, hand: Hand, seat: int | None, reason: str, by_user=None, via: str = "api") -> dict:
+def hand_dispute(*, hand: Hand, seat: int | None, reason: str, by_user=None, via: str = "api", player=None) -> dict:
     """A seat disputes an unconfirmed hand: it goes on waiting, now for the organisers, who
-    confirm, correct or void it."""
+    confirm, correct or void it. ``player``: as for ``hand_confirm``."""
     with transaction.atomic():
         hand = _lock_unconfirmed(hand)
         _check_seat(hand, seat)
@@ -575,7 +583,7 @@ def hand_dispute(*, hand: Hand, seat: int | None, reason: str, by_user=None, via
         hand.save(update_fields=["disputed", "updated_at"])
         audit.record(actor=by_user, via=via, action=audit.Action.HAND_DISPUTED, obj=hand,
                      event=hand.session.table.round.event_id, reason=reason,
-                     before={"disputed": False}, after={"disputed": True}, data={"seat": seat})
+                     before={"disputed": False}, after={"disputed": True}, data=_named(seat, player))
         table = hand.session.table
         announce_table_results_changed(event_id=table.round.event_id, table_id=table.pk, session_id=hand.session_id,
                                        held=table.round.results_held)

@@ -27,6 +27,7 @@ from games.rules import mu
 
 from .. import policy
 from ..models import Seat, Session, Table
+from ..people.identity import device_of
 from ..results import services as results
 from ..results.book import SessionRules, session_length
 from .qr import qr_svg
@@ -265,8 +266,11 @@ def _login(request):
 @require_GET
 def my_table(request):
     """A logged-in player's tables whose session is still open (or not begun): straight to the
-    sheet when there is one, else a list to choose from."""
+    sheet when there is one, else a list to choose from. A phone bound to a player by his personal
+    code goes to his page (``/me/``)."""
     if not request.user.is_authenticated:
+        if device_of(request) is not None:
+            return redirect("sheet:me")
         return _login(request)
     closed = Session.objects.filter(table=OuterRef("pk"), status__in=[Session.Status.FINISHED, Session.Status.ABANDONED])
     tables = list(

@@ -393,3 +393,10 @@ def account(user) -> dict:
         "clubs": [{"id": club, "name": names[club], "roles": roles[club]}
                   for club in sorted(names, key=lambda pk: (names[pk].casefold(), pk))],
     }
+
+
+def event_place(event: Event, player_id: int, *, visibility: policy.Visibility) -> tuple[int | None, int]:
+    """``player_id``'s rank in the event's standings as this user sees them, and the number of
+    ranked players (None: he has no row)."""
+    rows = _event_rows(event, visibility, values=False)[0]
+    return next((row.rank for row in rows if row.player == player_id), None), len(rows)
