@@ -247,7 +247,9 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "stich.errors.json_exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"dry_run": env.str("DRY_RUN_THROTTLE", default="120/min")},
+    "DEFAULT_THROTTLE_RATES": {"dry_run": env.str("DRY_RUN_THROTTLE", default="120/min"),
+                               # registering and withdrawing by link, per client address (API and page)
+                               "registration": env.str("REGISTRATION_THROTTLE", default="20/hour")},
     "NUM_PROXIES": NUM_PROXIES,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
