@@ -151,8 +151,8 @@ def player_create(
 
 
 def folded_name(name: str) -> str:
-    """A name compared for duplicates: case, accents and spacing ignored."""
-    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    """A name compared for duplicates: case, accents and spacing ignored (ß as ss: case-folded first)."""
+    text = unicodedata.normalize("NFKD", name.casefold()).encode("ascii", "ignore").decode()
     return re.sub(r"\s+", " ", text).strip().casefold()
 
 

@@ -180,6 +180,7 @@ def match(*, registration: Registration, by_user, player: Player | None = None, 
 @transaction.atomic
 def check_in(*, registration: Registration, by_user, via: str = "api") -> Attendance:
     """Check a confirmed, matched registration's player in (``services.player_check_in``)."""
+    registration = Registration.objects.select_related("event", "player").get(pk=registration.pk)
     if registration.status != Status.CONFIRMED:
         raise Conflict("confirm the registration first", code=Error.REGISTRATION_STATE)
     if registration.player_id is None:
