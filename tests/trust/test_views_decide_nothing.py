@@ -29,6 +29,9 @@ VIEW_MODULES = [
     "tournaments/api/account.py",
     "tournaments/console/series.py",
     "stich/pages/series.py",
+    "tournaments/api/entry.py",
+    "tournaments/console/entry.py",
+    "stich/pages/registration.py",
 ]
 
 
