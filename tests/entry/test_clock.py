@@ -131,3 +131,25 @@ def test_the_api_changes_the_clock_for_organisers_only(round_, world):
     assert organiser.post(url, {"action": "fly"}, format="json").status_code == 400
     answer = organiser.post(url, {"action": "set", "minutes": 30}, format="json")
     assert answer.status_code == 200 and answer.json()["left"] == 1800 and answer.json()["state"] == "ready"
+
+
+def test_the_console_runs_the_clock(round_, world):
+    from django.test import Client
+
+    organiser = Client()
+    organiser.force_login(world.organiser)
+    page = f"/console/rounds/{round_.pk}/"
+    assert "clock-set" in organiser.get(page).content.decode()
+    organiser.post(f"{page}clock/", {"action": "set", "minutes": "20"})
+    organiser.post(f"{page}clock/", {"action": "start"})
+    round_.refresh_from_db()
+    assert clock.reading(round_).state == clock.State.RUNNING and round_.clock_seconds == 1200
+    assert 'id="clock-pause"' in organiser.get(page).content.decode()
+    organiser.post(f"{page}clock/", {"action": "extend", "minutes": "x"})  # refused: nothing changes
+    round_.refresh_from_db()
+    assert round_.clock_seconds == 1200
+    other = Client()
+    other.force_login(world.other_organiser)
+    assert other.post(f"{page}clock/", {"action": "end"}).status_code in (403, 404)
+    round_.refresh_from_db()
+    assert not round_.clock_ended

@@ -187,3 +187,28 @@ def test_the_api_of_the_organisers(event, world, forget_throttle):
     closed = world.events["mu"]
     refused = client_for().post(f"/api/v1/events/{closed.pk}/registration/", {"name": "X"}, format="json")
     assert refused.status_code == 409 and refused.json()["code"] == "registration_closed"
+
+
+def test_the_console_confirms_matches_and_checks_in(event, world):
+    organiser = Client()
+    organiser.force_login(world.club_organiser)  # creates players of the club too
+    same = registrations.register(event=event, name="Player 04", contact="p4@example.org")
+    page = organiser.get(f"/console/events/{event.pk}/registrations/")
+    assert page.status_code == 200 and "p4@example.org" in page.content.decode()
+    assert same.token not in page.content.decode()
+    stranger = Client()
+    stranger.force_login(world.organiser)  # organises other events of the club, not this one
+    assert stranger.get(f"/console/events/{event.pk}/registrations/").status_code == 403
+    assert stranger.post(f"/console/registrations/{same.pk}/confirm/").status_code == 404
+    organiser.post(f"/console/registrations/{same.pk}/confirm/")
+    # Creating a player by a name the club has: asked first, nothing created.
+    count = world.club.players.count()
+    organiser.post(f"/console/registrations/{same.pk}/match/", {f"r{same.pk}-player": ""})
+    assert world.club.players.count() == count
+    assert "exists already" in organiser.get(f"/console/events/{event.pk}/registrations/").content.decode()
+    organiser.post(f"/console/registrations/{same.pk}/match/", {f"r{same.pk}-player": world.players[4].pk})
+    organiser.post(f"/console/registrations/{same.pk}/check-in/")
+    assert Attendance.objects.get(event=event, player=world.players[4]).present
+    organiser.post(f"/console/registrations/{same.pk}/withdraw/")
+    same.refresh_from_db()
+    assert same.status == "withdrawn"
