@@ -278,6 +278,9 @@ SPECTACULAR_SETTINGS = {
         },
     },
     "COMPONENT_SPLIT_REQUEST": True,
+    # A registration's status: its own enumeration beside a session's (both members named "status").
+    "ENUM_NAME_OVERRIDES": {"RegistrationStatusEnum": "tournaments.models.Registration.Status",
+                            "StatusEnum": "tournaments.models.Session.Status"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "stich.schema.add_error_responses",

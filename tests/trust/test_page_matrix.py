@@ -22,7 +22,7 @@ ROLES = ["anonymous", "stranger", "player_elsewhere", "other_club_organiser", "o
 # Pages that only show (a POST to them writes nothing): checked for "nothing changed" all the same.
 READS = {"console:home", "console:series_list", "console:event", "console:schedule", "console:money", "console:round", "console:table",
          "sheet:table", "sheet:table_running", "sheet:my_table", "sheet:my_table_sheet", "sheet:my_table_running",
-         "sheet:cards", "sheet:service_worker"}
+         "sheet:cards", "sheet:service_worker", "sheet:table_clock", "console:registrations"}
 
 
 def page_routes() -> set[str]:
@@ -64,7 +64,20 @@ def cases(w) -> dict:
 
     series, night = _series_and_open_night(w)
     series_form = {"club": w.club.pk, "name": "Winterpokal", "game": "mu", "scoring": "placement", "min_events": "1"}
+    from .test_role_matrix import _registrations
+
+    registration, arrived = _registrations(w)
     return {
+        "console:registration_confirm": (f"/console/registrations/{registration.pk}/confirm/", {}, w.organiser, None),
+        "console:registration_withdraw": (f"/console/registrations/{registration.pk}/withdraw/", {}, w.organiser,
+                                          None),
+        "console:registration_match": (f"/console/registrations/{registration.pk}/match/",
+                                       {f"r{registration.pk}-player": w.players[5].pk}, w.organiser, None),
+        "console:registration_check_in": (f"/console/registrations/{arrived.pk}/check-in/", {}, w.organiser, None),
+        "console:round_clock": (f"/console/rounds/{round1.pk}/clock/", {"action": "set", "minutes": "30"},
+                                w.organiser, None),
+        "console:players_import": (f"/console/events/{mu.pk}/players/import/",
+                                   {"text": "Name\nNeu Importiert\n", "confirm": "1"}, w.club_organiser, None),
         "console:series_new": ("/console/series/new/", series_form, w.club_organiser, None),
         "console:series": (f"/console/series/{series.pk}/", series_form, w.club_organiser, None),
         "console:series_event": (f"/console/series/{series.pk}/events/{mu.pk}/", {"attach": "1"}, w.club_organiser,
@@ -130,7 +143,10 @@ def test_every_page_route_is_a_known_write_or_read(trust):
                                            "console:hand_correct", "console:hand_void", "console:transfer_paid",
                                            "console:transfer_unpaid", "console:player_distinction",
                                            "console:series_new", "console:series", "console:series_event",
-                                           "console:series_delete", "console:open_table"}))
+                                           "console:series_delete", "console:open_table",
+                                           "console:registration_confirm", "console:registration_withdraw",
+                                           "console:registration_match", "console:registration_check_in",
+                                           "console:round_clock", "console:players_import"}))
 @pytest.mark.parametrize("role", ROLES + ["owner", "staff"])
 def test_only_the_owner_writes_through_the_pages(trust, name, role):
     table = cases(trust)
@@ -166,6 +182,8 @@ def _read_url(w, name: str) -> str:
         "console:round": f"/console/rounds/{mu.rounds.get(number=1).pk}/",
         "console:table": f"/console/tables/{w.mu_table.pk}/",
         "sheet:table": "/t/not-a-token/", "sheet:table_running": "/t/not-a-token/running/",
+        "sheet:table_clock": "/t/not-a-token/clock/",
+        "console:registrations": f"/console/events/{mu.pk}/registrations/",
         "sheet:my_table": "/my-table/", "sheet:my_table_sheet": f"/my-table/{w.mu_table.pk}/",
         "sheet:my_table_running": f"/my-table/{w.mu_table.pk}/running/",
         "sheet:cards": f"/rounds/{mu.rounds.get(number=1).pk}/cards/", "sheet:service_worker": "/sheet-sw.js",

@@ -50,7 +50,7 @@ class RegisterRequestSerializer(serializers.Serializer):
 
 
 class RegisteredSerializer(serializers.Serializer):
-    status = serializers.ChoiceField(choices=Registration.Status.values,
+    status = serializers.ChoiceField(choices=Registration.Status.choices,
                                      help_text="registered (a place, to be confirmed) or waiting (the list is full).")
     waiting_position = serializers.IntegerField(allow_null=True, help_text="Your place on the waiting list.")
     withdraw_token = serializers.CharField(help_text="Your private withdrawal token (shown this once): "
@@ -74,7 +74,7 @@ class WithdrawRequestSerializer(serializers.Serializer):
 
 
 class WithdrawnSerializer(serializers.Serializer):
-    status = serializers.ChoiceField(choices=Registration.Status.values)
+    status = serializers.ChoiceField(choices=Registration.Status.choices)
 
 
 class RegistrationSerializer(serializers.Serializer):
@@ -82,7 +82,7 @@ class RegistrationSerializer(serializers.Serializer):
     name = serializers.CharField()
     contact = serializers.CharField(help_text="As given (the organisers' only).")
     show_name = serializers.BooleanField()
-    status = serializers.ChoiceField(choices=Registration.Status.values)
+    status = serializers.ChoiceField(choices=Registration.Status.choices)
     waiting_position = serializers.IntegerField(allow_null=True)
     player = serializers.IntegerField(allow_null=True, help_text="The matched player's id.")
     player_name = serializers.CharField(allow_null=True, help_text="The matched player's name (namesakes told apart).")

@@ -85,7 +85,7 @@ class EventForm(forms.Form):
         help_text=_("Registrations past this number wait in line and move up when someone withdraws. "
                     "Leave empty for no limit."))
     clock_rule = forms.ChoiceField(
-        label=_("When a round's time is up"), choices=ClockRule.choices, initial=ClockRule.FINISH_DEAL,
+        label=_("When a round's time is up"), choices=ClockRule.choices, initial=ClockRule.FINISH_DEAL, required=False,
         help_text=_("What the score sheets tell the tables when the round's clock runs out."))
     metric_1 = forms.ChoiceField(label=_("Rank players by"), choices=METRIC_CHOICES, initial="placement")
     metric_2 = forms.ChoiceField(label=_("then, on a tie, by"), required=False, initial="total",
@@ -142,7 +142,8 @@ class EventForm(forms.Form):
             **({"format": data["format"]} if data.get("format") else {}),
             **{name: data[name] for name in GAME_OPTIONS.get(data["game"], ())},
             "place": data["place"], "registration_open": data["registration_open"], "capacity": data["capacity"],
-            "clock_rule": data["clock_rule"] or ClockRule.FINISH_DEAL,
+            # Not posted (a form of before the clock): left as it is.
+            **({"clock_rule": data["clock_rule"]} if data.get("clock_rule") else {}),
         }
 
 
