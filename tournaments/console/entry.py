@@ -57,7 +57,7 @@ def registrations_page(request, pk: int):
                   "waiting": registrations.waiting_position(r),
                   "player_name": names.get(r.player_id) if r.player_id else None,
                   "form": MatchForm(players=members, names=names, prefix=f"r{r.pk}", initial={
-                      "confirm_duplicate": namesake == r.pk}),
+                      "player": r.player_id, "confirm_duplicate": namesake == r.pk}),
                   "namesake": namesake == r.pk} for r in rows],
         "member_names": names,
     })
