@@ -23,6 +23,7 @@ SLOW_FILES = {  # seconds per file, from a full run's --durations (2 cores)
     "tests/deploy/test_rehearsal.py": 40,
     "tests/pages/test_chances_browser.py": 35,
     "tests/console/test_series_browser.py": 20,
+    "tests/console/test_entry_browser.py": 50,  # registration, an import and the clock in one walk
     "tests/api/test_generated_client.py": 60,  # two generated clients, tsc twice, a live evening
 }
 
