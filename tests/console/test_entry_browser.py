@@ -116,3 +116,47 @@ def test_registration_import_and_clock(asgi_server, new_page, photograph, tmp_pa
             (f"{asgi_server}/console/rounds/{round_.pk}/", "entry-clock", ("abend", "abend-pw")),
             (f"{asgi_server}/events/{event.pk}/screen/", "entry-screen", None)):
         photograph(url, name, login=login)
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "fi-FI"])
+def test_the_registration_and_clock_pages_speak_german_and_finnish(asgi_server, new_page, locale):
+    """The public registration page and the console's clock in German and Finnish (every text of
+    theirs translated, tests/pages/test_languages.py), axe-core clean at 375 and 1280 px."""
+    from django.utils import translation
+
+    from tests.pages.test_browser import SCREENSHOTS
+    from tournaments import services
+    from tournaments.entry import clock
+
+    language = locale[:2]
+    organiser = make_user("abend")
+    organiser.set_password("abend-pw")
+    organiser.save()
+    club = services.club_create(by_user=None, name="Stichclub Köln", organisers=[organiser])
+    event = services.event_create(by_user=organiser, club=club, name="Skatabend", game="mu", published=True,
+                                  registration_open=True, capacity=8, place="Gasthaus Zur Post")
+    round_ = services.round_create(event=event, by_user=organiser)
+    clock.change(round_=round_, action="set", minutes=45, by_user=organiser)
+    clock.change(round_=round_, action="start", by_user=organiser)
+    with translation.override(language):
+        register = translation.gettext("Register")
+        time_left = translation.gettext("Round %(number)s: time left") % {"number": 1}
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for phone in (True, False):
+        kind = "phone" if phone else "desktop"
+        page = new_page(phone=phone, locale=locale)
+        page.goto(f"{asgi_server}/events/{event.pk}/register/")
+        assert page.locator("html").get_attribute("lang") == language
+        assert page.inner_text("#register") == register
+        assert_accessible(page, where=f"register {language} {kind}")
+        page.screenshot(path=str(SCREENSHOTS / f"entry-register-{language}-{kind}.png"), full_page=True, scale="css")
+        log_in(page, asgi_server, "abend", "abend-pw")
+        page.goto(f"{asgi_server}/console/rounds/{round_.pk}/")
+        assert page.is_visible("#clock-pause")
+        assert_accessible(page, where=f"clock {language} {kind}")
+        page.screenshot(path=str(SCREENSHOTS / f"entry-clock-{language}-{kind}.png"), full_page=True, scale="css")
+        page.goto(f"{asgi_server}/events/{event.pk}/screen/")
+        appear(page, "#screen [data-clock][data-state='running']")
+        assert page.inner_text("#screen .clock-title") == time_left
+        if phone:
+            assert page.evaluate("document.documentElement.scrollWidth") <= 375
