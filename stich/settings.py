@@ -249,7 +249,9 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "stich.errors.json_exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"dry_run": env.str("DRY_RUN_THROTTLE", default="120/min")},
+    "DEFAULT_THROTTLE_RATES": {"dry_run": env.str("DRY_RUN_THROTTLE", default="120/min"),
+                               # registering and withdrawing by link, per client address (API and page)
+                               "registration": env.str("REGISTRATION_THROTTLE", default="20/hour")},
     "NUM_PROXIES": NUM_PROXIES,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
@@ -278,6 +280,9 @@ SPECTACULAR_SETTINGS = {
         },
     },
     "COMPONENT_SPLIT_REQUEST": True,
+    # A registration's status: its own enumeration beside a session's (both members named "status").
+    "ENUM_NAME_OVERRIDES": {"RegistrationStatusEnum": "tournaments.models.Registration.Status",
+                            "StatusEnum": "tournaments.models.Session.Status"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "stich.schema.add_error_responses",

@@ -24,6 +24,7 @@ SLOW_FILES = {  # seconds per file, from a full run's --durations (2 cores)
     "tests/pages/test_chances_browser.py": 35,
     "tests/console/test_series_browser.py": 20,
     "tests/docs/test_guide.py": 30,  # the guide's screenshots, then its strict build
+    "tests/console/test_entry_browser.py": 50,  # registration, an import and the clock in one walk
     "tests/api/test_generated_client.py": 60,  # two generated clients, tsc twice, a live evening
     "tests/people/test_player_evening_browser.py": 60,  # a player's evening, his pages in three languages
 }

@@ -59,6 +59,13 @@ class Action(models.TextChoices):
     SERIES_CREATED = "series_created"
     SERIES_CHANGED = "series_changed"
     SERIES_DELETED = "series_deleted"
+    CLOCK_CHANGED = "clock_changed"
+    REGISTRATION_CREATED = "registration_created"
+    REGISTRATION_CONFIRMED = "registration_confirmed"
+    REGISTRATION_MATCHED = "registration_matched"
+    REGISTRATION_WITHDRAWN = "registration_withdrawn"
+    REGISTRATION_MOVED_UP = "registration_moved_up"
+    PLAYERS_IMPORTED = "players_imported"
 
 
 # "player": a phone bound to a player by his personal code (tournaments/people/).

@@ -122,6 +122,11 @@ class Error(StrEnum):
     NO_SCRIPT = "no_script", Kind.CONFLICT, "draw by script: the event's seating script has no tables for this round"
     NO_FINAL = "no_final", Kind.CONFLICT, "a final round of an event without a final stage (set `final_size` first)"
     TOO_FEW_FINALISTS = "too_few_finalists", Kind.CONFLICT, "fewer players in the preliminary standings than final seats"
+    CLOCK_STATE = "clock_state", Kind.CONFLICT, "the round's clock cannot do this now (start without a length, pause when over)"
+    REGISTRATION_CLOSED = "registration_closed", Kind.CONFLICT, "the event does not take registrations (now)"
+    REGISTRATION_STATE = "registration_state", Kind.CONFLICT, "the registration cannot do this now (confirm a withdrawn one)"
+    NAMESAKE_UNRESOLVED = "namesake_unresolved", Kind.INVALID, "player import: a row's namesake is not resolved (new or which player)"
+    BAD_FILE = "bad_file", Kind.INVALID, "player import: the file is not a CSV with a name column"
     # the service
     LENGTH_REQUIRED = "length_required", Kind.LENGTH_REQUIRED, "a chunked body: send its Content-Length"
     TOO_LARGE = Reason.TOO_LARGE, Kind.TOO_LARGE, "the body is larger than the service accepts"

@@ -27,6 +27,7 @@ EVENT_OPTION_BOUNDS = {
     "mu_fixed_deals": (1, 1_000),
     "maumau_games_per_series": (1, 100),
     "maumau_stake_cents": (0, 10_000),
+    "capacity": (1, 10_000),
 }
 
 
@@ -242,6 +243,14 @@ class Series(models.Model):
         return len(self.game_codes) > 1
 
 
+class ClockRule(models.TextChoices):
+    """What a table does when its round's time is up: play the deal under way to its end, or not
+    start another one (the deal under way is played out either way)."""
+
+    FINISH_DEAL = "finish_deal", _("finish the deal under way, then stop")
+    NO_NEW_DEAL = "no_new_deal", _("no new deal once the time is up")
+
+
 class Event(models.Model):
     """A tournament of one game, with that game's rule options."""
 
@@ -290,6 +299,15 @@ class Event(models.Model):
     final_size = models.PositiveSmallIntegerField(_("finalists"), null=True, blank=True)
     final_carry = models.CharField(_("carry-over into the final"), max_length=5, choices=FinalCarry.choices,
                                    default=FinalCarry.NONE)
+    # Where it is played (shown on the registration page).
+    place = models.CharField(_("place"), max_length=200, blank=True, default="")
+    # Registration by link (tournaments/entry/registration.py): the public page takes registrations
+    # while this is on; past ``capacity`` places (null: no limit) they wait in line.
+    registration_open = models.BooleanField(_("registration open"), default=False)
+    capacity = models.PositiveIntegerField(_("places"), null=True, blank=True, validators=_bounded("capacity"))
+    # What a table does when its round's clock runs out (tournaments/entry/clock.py).
+    clock_rule = models.CharField(_("when the round's time is up"), max_length=12, choices=ClockRule.choices,
+                                  default=ClockRule.FINISH_DEAL)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -336,6 +354,44 @@ class Attendance(models.Model):
         return f"{self.player} @ {self.event}"
 
 
+def new_withdrawal_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Registration(models.Model):
+    """A person's registration for an event through its public page (no account): the name he
+    gives, how to reach him (seen by the organisers only), whether his name may be listed publicly,
+    and where he stands. ``token`` is his private withdrawal link. Written by
+    ``tournaments/entry/registration.py`` only."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("registered, to be confirmed")
+        CONFIRMED = "confirmed", _("confirmed")
+        WAITING = "waiting", _("on the waiting list")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
+    name = models.CharField(_("name"), max_length=120)
+    contact = models.CharField(_("contact"), max_length=200, blank=True, default="")
+    show_name = models.BooleanField(_("show my name on the public list"), default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.REGISTERED)
+    token = models.CharField(max_length=64, unique=True, default=new_withdrawal_token, editable=False)
+    # The player the organisers matched him to (an existing one, or one they created for him).
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="registrations")
+    created_at = models.DateTimeField(auto_now_add=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "created_at", "id"]
+        indexes = [models.Index(fields=["event", "status"], name="registration_event_status")]
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+
+    def __str__(self) -> str:
+        return f"{self.name} @ {self.event}"
+
+
 class Round(models.Model):
     class Stage(models.TextChoices):
         PRELIMINARY = "preliminary", _("preliminary round")
@@ -351,6 +407,13 @@ class Round(models.Model):
     byes = models.JSONField(_("byes"), default=list, blank=True, editable=False)
     # A final round seats the event's finalists (Event.final_size); its results make the final ranking.
     stage = models.CharField(_("stage"), max_length=12, choices=Stage.choices, default=Stage.PRELIMINARY)
+    # The round's clock (tournaments/entry/clock.py): its length (extensions added), the start of the
+    # stretch it runs now (null: not running), the milliseconds run before that stretch, and
+    # whether an organiser ended it early. Written by ``clock`` services only.
+    clock_seconds = models.PositiveIntegerField(_("length in seconds"), null=True, blank=True, editable=False)
+    clock_running_since = models.DateTimeField(null=True, blank=True, editable=False)
+    clock_used_ms = models.BigIntegerField(default=0, editable=False)
+    clock_ended = models.BooleanField(default=False, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -40,6 +40,10 @@ the same name for the same act and get the same answer:
 - An open club night's organisers open its tables and see who is free (``open_table_at_event``).
 - An event's organisers (and its club's) check players in and out and see who is checked in
   (``check_in_at_event``): who is here tonight is the organisers' data, as in the console.
+- An event's organisers list, confirm, match and withdraw its registrations
+  (``change_registration``); a club's organisers import players into it from a CSV file
+  (``import_players``). Registering is open to anyone on a published event that takes
+  registrations; the public sees only the names of those confirmed who agreed to be listed.
 - A logged-in user reads his own account (``view_own_account``: his player and his clubs).
 - A player reads and changes his own side (``view_own_player``, ``change_own_player``: his
   statistics, his data's export, his phones, initials only, his deletion), asked on ``Own``: the
@@ -74,6 +78,7 @@ from .models import (
     Hand,
     Membership,
     Player,
+    Registration,
     Round,
     Series,
     Session,
@@ -150,6 +155,8 @@ def _event_of(obj) -> Event | None:
         return obj.session.table.round.event
     if isinstance(obj, Transfer):
         return obj.session.table.round.event
+    if isinstance(obj, Registration):
+        return obj.event
     raise TypeError(f"no event for {type(obj).__name__}")
 
 
@@ -360,6 +367,11 @@ rules.add_perm("tournaments.change_session", organises_event_of)  # abandon
 rules.add_perm("tournaments.change_transfer", organises_event_of)  # mark paid, take back
 rules.add_perm("tournaments.open_table_at_event", organises_event)  # open club nights; obj: the event
 rules.add_perm("tournaments.check_in_at_event", organises_event)  # check-in, check-out, who is here; obj: the event
+# Registrations by link: the event's organisers list, confirm, match and withdraw them (obj: the
+# event or the registration); anyone registers on a published event's page while it is open.
+rules.add_perm("tournaments.change_registration", organises_event_of)
+# Players from a CSV file into a club (obj: the club): its organisers, as ``add_player``.
+rules.add_perm("tournaments.import_players", organises_club)
 rules.add_perm("tournaments.view_own_account", is_himself)  # obj: the user
 rules.add_perm("tournaments.view_own_player", is_own_player)  # obj: Own (statistics, export, phones)
 rules.add_perm("tournaments.change_own_player", is_own_player)  # obj: Own (initials, phones, deletion)
@@ -367,7 +379,7 @@ rules.add_perm("tournaments.change_own_player", is_own_player)  # obj: Own (init
 rules.add_perm("tournaments.view_service_details", is_staff)
 # The admin's pages are for staff: what anyone sees elsewhere is ``Visibility``'s.
 for _model in ("club", "player", "event", "round", "table", "hand", "handversion", "transfer", "auditentry",
-               "session", "seat", "membership"):
+               "session", "seat", "membership", "registration"):
     rules.add_perm(f"tournaments.view_{_model}", is_staff)
 
 
@@ -579,6 +591,15 @@ class Visibility:
     def organised_events(self) -> QuerySet[Event]:
         """The events this user organises (or his clubs'); every event for staff."""
         return self.events() if self.staff else self.events().filter(pk__in=self.organised_event_ids())
+
+    def registrations(self) -> QuerySet[Registration]:
+        """The registrations whose names and contacts this user sees: those of the events he
+        organises (the public sees ``entry.registration.public_list`` only)."""
+        return Registration.objects.filter(event__in=self.organised_events())
+
+    def registering_events(self) -> QuerySet[Event]:
+        """The events anyone may register for: seen and taking registrations."""
+        return self.events().filter(registration_open=True)
 
     def organises(self, event: Event) -> bool:
         return organises_event(self.user, event)

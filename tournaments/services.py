@@ -29,6 +29,7 @@ from .models import (
     EVENT_OPTION_BOUNDS,
     SERIES_OPTION_BOUNDS,
     Attendance,
+    ClockRule,
     Club,
     Event,
     Hand,
@@ -48,6 +49,7 @@ EVENT_FIELDS = (
     "name", "game", "starts_on", "published", "mu_target_score", "mu_fixed_deals",
     "maumau_games_per_series", "maumau_stake_cents", "standings_metrics", "confirm_hands", "format",
     "final_size", "final_carry",
+    "place", "registration_open", "capacity", "clock_rule",
 )
 SERIES_FIELDS = ("name", "game", "season_from", "season_to", "scoring", "points_table", "best_of", "min_events",
                  "games", "aggregate", "drop_worst", "qualify_percent", "absence_deduction")
@@ -151,8 +153,8 @@ def player_create(
 
 
 def folded_name(name: str) -> str:
-    """A name compared for duplicates: case, accents and spacing ignored."""
-    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    """A name compared for duplicates: case, accents and spacing ignored (ß as ss: case-folded first)."""
+    text = unicodedata.normalize("NFKD", name.casefold()).encode("ascii", "ignore").decode()
     return re.sub(r"\s+", " ", text).strip().casefold()
 
 
@@ -292,6 +294,12 @@ def _check_event(event: Event) -> None:
     names = [name for name in event.standings_metrics.split(",") if name]
     if not names or any(name not in METRICS for name in names):
         raise Invalid(f"unknown standings metric; known: {', '.join(METRICS)}", field="standings_metrics")
+    if event.clock_rule not in ClockRule.values:
+        raise Invalid(f"unknown clock rule; known: {', '.join(ClockRule.values)}", field="clock_rule")
+    if not isinstance(event.place, str) or len(event.place) > 200:
+        raise Invalid("the place is a text of at most 200 characters", field="place")
+    if not isinstance(event.registration_open, bool):
+        raise Invalid("registration_open is true or false", field="registration_open")
     if event.format not in Event.Format.values:
         raise Invalid(f"unknown format {event.format!r}; known: {', '.join(Event.Format.values)}", field="format")
     _check_final(event)

@@ -1,7 +1,7 @@
 """URLs of the public pages (namespace ``pages``), and the language switch they offer."""
 from django.urls import include, path
 
-from . import clubs, me, series, views
+from . import clubs, me, registration, series, views
 
 app_name = "pages"
 
@@ -9,6 +9,8 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("events/<int:pk>/", views.event_detail, name="event"),
     path("events/<int:pk>/screen/", views.event_screen, name="screen"),
+    path("events/<int:pk>/register/", registration.register, name="register"),
+    path("withdraw/<str:token>/", registration.withdraw, name="withdraw"),
     path("events/<int:pk>/standings/print/", views.standings_print, name="standings_print"),
     path("leaderboard/<str:game>/", views.leaderboard_page, name="leaderboard"),
     path("players/<int:pk>/", views.player_detail, name="player"),

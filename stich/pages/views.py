@@ -31,6 +31,7 @@ from ratings.outlook import (
 from ratings.selectors import displayed, leaderboard, player_history
 from ratings.templatetags.chances import outlook_view, percent
 from tournaments import live, policy
+from tournaments.entry import clock
 from tournaments.models import Club, Event, Player, Round, Seat, Session, Table
 from tournaments.standings import room
 from tournaments.standings.display import (
@@ -377,6 +378,7 @@ def screen_context(event: Event, page: int = 1) -> dict:
     for row in context["standings"]:
         row["addition"] = _addition(row["name"])
     progress = round_progress(event, visibility=public)
+    clock_round = clock.latest_with_clock(public.rounds().filter(event=event))
     latest = room.latest_results(read)
     seen = {row["player_id"] for row in context["standings"]}
     seen.update(p for table in (progress.tables if progress else []) for p in table.players)
@@ -409,6 +411,7 @@ def screen_context(event: Event, page: int = 1) -> dict:
     return {
         **context, "game_name": GAMES[event.game].name, "screen": True, "moves": previous is not None,
         "previous_round": previous, "series_top": series, "held": held[-1] if held else None,
+        "clock_round": clock_round,
         "progress": progress and {"round": progress.round_number, "finished": progress.finished,
                                   "total": len(progress.tables), "tables": tables,
                                   "chances": any(seat["chance"] for table in tables for seat in table["seats"]),
@@ -435,7 +438,9 @@ def event_screen(request, pk: int):
         return _fragment_response(request, event, "screen", page)
     html, version = _fragment(request, event, "screen", page)
     return render(request, "pages/screen.html", {"event": event, "game_name": GAMES[event.game].name,
-                                                 "screen_html": html, "live_version": version, "page": page})
+                                                 "screen_html": html, "live_version": version, "page": page,
+                                                 # the clock counts down against it (static/stich/clock.js)
+                                                 "server_now": int(timezone.now().timestamp() * 1000)})
 
 
 def standings_print(request, pk: int):

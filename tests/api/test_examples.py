@@ -66,6 +66,8 @@ class Stage:
             return self.ids["club"]
         if key in ("club", "event", "round") and isinstance(value, int):
             return self.ids[key]
+        if key == "token":  # a registration's withdrawal token
+            return self.ids["token"]
         if key == "organisers":
             return self.user.pk
         return value
@@ -94,6 +96,26 @@ def _stage(w, operation_id: str, body: dict) -> Stage:  # noqa: C901 - one branc
     stage = Stage(w)
     maumau = w.events["maumau"]
     resource = operation_id.split("_", 1)[0]
+    if operation_id.startswith(("events_registration", "registrations_")):
+        from tournaments.entry import registration as registrations
+
+        maumau.registration_open = True
+        maumau.save(update_fields=["registration_open"])
+        stage.path_id = maumau.pk
+        if operation_id != "events_registration_create":
+            registration = registrations.register(event=maumau, name="Katrin Zimmermann")
+            stage.ids["token"], stage.path_id, stage.user = registration.token, registration.pk, w.organiser
+        if operation_id in ("events_registration_create", "registrations_withdraw_by_token_create"):
+            stage.user = None  # anyone, without an account
+        return stage
+    if operation_id == "rounds_clock_create":
+        from tournaments.entry import clock
+
+        stage.path_id = stage.ids["round"]
+        if body.get("action") == "extend":  # a clock under way
+            clock.change(round_=maumau.rounds.get(), action="set", minutes=30, by_user=w.organiser)
+            clock.change(round_=maumau.rounds.get(), action="start", by_user=w.organiser)
+        return stage
     if resource == "clubs":
         stage.user = w.staff if operation_id == "clubs_create" else w.club_organiser
         stage.path_id = w.club.pk

@@ -55,6 +55,12 @@ NOT_PAGES = {
     "console:series_event": "a POST from the series page",
     "console:series_delete": "a POST from the series page",
     "logout": "a POST from the console's header",
+    "console:registration_confirm": "a POST from the registrations page",
+    "console:registration_withdraw": "a POST from the registrations page",
+    "console:registration_match": "a POST from the registrations page",
+    "console:registration_check_in": "a POST from the registrations page",
+    "console:round_clock": "a POST from the round page",
+    "sheet:table_clock": "the sheet's clock as JSON (read by static/stich/clock.js)",
     # Django's own account pages beyond the login: no link of the site leads there (accounts are
     # made by the organisers and staff, passwords changed in the admin).
     "password_change": "Django's page, not linked by the site",
@@ -121,6 +127,10 @@ PAGES = {
     "console:series_list": lambda w: [("console-series-list", "/console/series/")],
     "console:series_new": lambda w: [("console-series-new", "/console/series/new/")],
     "console:series": lambda w: [("console-series", f"/console/series/{w.series.pk}/")],
+    "console:registrations": lambda w: [("console-registrations", f"/console/events/{w.evening.pk}/registrations/")],
+    "console:players_import": lambda w: [("console-players-import", f"/console/events/{w.evening.pk}/players/import/")],
+    "pages:register": lambda w: [("register", f"/events/{w.evening.pk}/register/")],
+    "pages:withdraw": lambda w: [("withdraw", f"/withdraw/{w.registration.token}/")],
 }
 
 # Visited before logging in (the login pages) and as the organiser, who is also seated at the
@@ -211,6 +221,14 @@ def build_world() -> World:
         w.sheet_tables[game, "under-way"] = running
         # Mü: two hands entered; Maumau and LuT (hands confirmed by a second player): one waiting.
         play_hands(running, 2 if game == "mu" else 1, seed=7, by_user=None)
+    # Registration by link on the evening: one registration that waits, one confirmed and listed.
+    from tournaments.entry import registration as registrations
+
+    w.evening.registration_open, w.evening.capacity = True, 1
+    w.evening.save(update_fields=["registration_open", "capacity"])
+    listed = registrations.register(event=w.evening, name="Berta Neu", show_name=True)
+    registrations.confirm(registration=listed, by_user=organiser)
+    w.registration = registrations.register(event=w.evening, name="Carl Still", contact="carl@example.org")
     return w
 
 

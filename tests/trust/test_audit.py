@@ -102,10 +102,41 @@ def cases(w):
         script_set()
         return _api(w.organiser).delete(f"/api/v1/events/{w.empty_event.pk}/seating-script/")
 
+    def registration(name="Anna Neu", capacity=None):
+        from tournaments.entry import registration as registrations
+
+        mu.registration_open, mu.capacity = True, capacity
+        mu.save(update_fields=["registration_open", "capacity"])
+        return registrations.register(event=mu, name=name)
+
+    def moved_up():
+        first = registration("Erste", capacity=1)
+        registration("Zweite", capacity=1)  # waits
+        return _api(w.organiser).post(f"/api/v1/registrations/{first.pk}/withdraw/")
+
+    def registered():
+        registration("Erste")
+        return _api(w.organiser).post(f"/api/v1/events/{mu.pk}/registration/", {"name": "Bea"}, format="json")
+
     replacement = next_record("mu", random.Random(21), 4, None, hand.dealer)
     return {
         "seating_script_set": (script_set, "organiser", "event", None, "page"),
         "seating_script_removed": (script_removed, "organiser", "event", None, "api"),
+        "clock_changed": (lambda: _api(w.organiser).post(f"/api/v1/rounds/{round1.pk}/clock/",
+                                                         {"action": "set", "minutes": 40}, format="json"),
+                          "organiser", "round", None, "api"),
+        "players_imported": (lambda: _api(w.club_organiser).post(
+            f"/api/v1/clubs/{w.club.pk}/players/import/", {"csv": "Name\nNeu Importiert\n", "confirm": True},
+            format="json"), "club_organiser", "club", None, "api"),
+        "registration_created": (registered, "organiser", "registration", None, "api"),
+        "registration_confirmed": (lambda: _page(w.organiser).post(
+            f"/console/registrations/{registration().pk}/confirm/"), "organiser", "registration", None, "page"),
+        "registration_matched": (lambda: _api(w.organiser).post(
+            f"/api/v1/registrations/{registration().pk}/match/", {"player": w.players[5].pk}, format="json"),
+            "organiser", "registration", None, "api"),
+        "registration_withdrawn": (lambda: _api(w.organiser).post(
+            f"/api/v1/registrations/{registration().pk}/withdraw/"), "organiser", "registration", None, "api"),
+        "registration_moved_up": (moved_up, "organiser", "registration", None, "api"),
         "club_created": (lambda: _api(w.staff).post("/api/v1/clubs/", {"name": "Neuer Club"}, format="json"),
                          "staff", "club", None, "api"),
         "club_changed": (lambda: _admin(w).post(f"/admin/tournaments/club/{w.club.pk}/change/",

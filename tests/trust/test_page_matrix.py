@@ -22,7 +22,7 @@ ROLES = ["anonymous", "stranger", "player_elsewhere", "other_club_organiser", "o
 # Pages that only show (a POST to them writes nothing): checked for "nothing changed" all the same.
 READS = {"console:home", "console:series_list", "console:event", "console:schedule", "console:money", "console:round", "console:table",
          "sheet:table", "sheet:table_running", "sheet:my_table", "sheet:my_table_sheet", "sheet:my_table_running",
-         "sheet:cards", "sheet:service_worker",
+         "sheet:cards", "sheet:service_worker", "sheet:table_clock", "console:registrations",
          # A player's phone: binding needs his code (the POST below brings none); his pages.
          "sheet:bind_pin", "sheet:bind_link", "sheet:me", "sheet:me_phones", "sheet:me_table", "sheet:me_table_running"}
 
@@ -74,7 +74,20 @@ def cases(w) -> dict:
     Player.objects.filter(pk=w.players[5].pk).update(user=phone_owner)
     phone = people.device_bind(player=Player.objects.get(pk=w.players[5].pk), label="a phone")[0]
     series_form = {"club": w.club.pk, "name": "Winterpokal", "game": "mu", "scoring": "placement", "min_events": "1"}
+    from .test_role_matrix import _registrations
+
+    registration, arrived = _registrations(w)
     return {
+        "console:registration_confirm": (f"/console/registrations/{registration.pk}/confirm/", {}, w.organiser, None),
+        "console:registration_withdraw": (f"/console/registrations/{registration.pk}/withdraw/", {}, w.organiser,
+                                          None),
+        "console:registration_match": (f"/console/registrations/{registration.pk}/match/",
+                                       {f"r{registration.pk}-player": w.players[5].pk}, w.organiser, None),
+        "console:registration_check_in": (f"/console/registrations/{arrived.pk}/check-in/", {}, w.organiser, None),
+        "console:round_clock": (f"/console/rounds/{round1.pk}/clock/", {"action": "set", "minutes": "30"},
+                                w.organiser, None),
+        "console:players_import": (f"/console/events/{mu.pk}/players/import/",
+                                   {"text": "Name\nNeu Importiert\n", "confirm": "1"}, w.club_organiser, None),
         "console:series_new": ("/console/series/new/", series_form, w.club_organiser, None),
         "console:series": (f"/console/series/{series.pk}/", series_form, w.club_organiser, None),
         "console:series_event": (f"/console/series/{series.pk}/events/{mu.pk}/", {"attach": "1"}, w.club_organiser,
@@ -150,7 +163,10 @@ def test_every_page_route_is_a_known_write_or_read(trust):
                                            "console:series_new", "console:series", "console:series_event",
                                            "console:series_delete", "console:open_table",
                                            "console:seating_script", "console:seating_script_remove",
-                                           "console:round_codes", "console:player_code", "sheet:me_unbind"}))
+                                           "console:round_codes", "console:player_code", "sheet:me_unbind",
+                                           "console:registration_confirm", "console:registration_withdraw",
+                                           "console:registration_match", "console:registration_check_in",
+                                           "console:round_clock", "console:players_import"}))
 @pytest.mark.parametrize("role", ROLES + ["owner", "staff"])
 def test_only_the_owner_writes_through_the_pages(trust, name, role):
     table = cases(trust)
@@ -186,6 +202,8 @@ def _read_url(w, name: str) -> str:
         "console:round": f"/console/rounds/{mu.rounds.get(number=1).pk}/",
         "console:table": f"/console/tables/{w.mu_table.pk}/",
         "sheet:table": "/t/not-a-token/", "sheet:table_running": "/t/not-a-token/running/",
+        "sheet:table_clock": "/t/not-a-token/clock/",
+        "console:registrations": f"/console/events/{mu.pk}/registrations/",
         "sheet:my_table": "/my-table/", "sheet:my_table_sheet": f"/my-table/{w.mu_table.pk}/",
         "sheet:my_table_running": f"/my-table/{w.mu_table.pk}/running/",
         "sheet:cards": f"/rounds/{mu.rounds.get(number=1).pk}/cards/", "sheet:service_worker": "/sheet-sw.js",

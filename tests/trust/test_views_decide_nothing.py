@@ -37,6 +37,9 @@ VIEW_MODULES = [
     "tournaments/sheet/player.py",
     "stich/pages/me.py",
     "ratings/people.py",
+    "tournaments/api/entry.py",
+    "tournaments/console/entry.py",
+    "stich/pages/registration.py",
 ]
 
 

@@ -94,7 +94,8 @@ class EventSerializer(serializers.ModelSerializer):
         fields = [
             "id", "club", "name", "game", "format", "starts_on", "published", "organisers", "series",
             "mu_target_score", "mu_fixed_deals", "maumau_games_per_series", "maumau_stake_cents",
-            "standings_metrics", "confirm_hands", "final_size", "final_carry", "created_at",
+            "standings_metrics", "confirm_hands", "final_size", "final_carry", "place", "registration_open",
+            "capacity", "clock_rule", "created_at",
         ]
         read_only_fields = ["created_at"]
         extra_kwargs = {

@@ -5,6 +5,9 @@ from . import (
     account as account_api,
 )
 from . import (
+    entry as entry_api,
+)
+from . import (
     evening as evening_api,
 )
 from . import (
@@ -40,6 +43,17 @@ urlpatterns = [
     path("events/<int:pk>/checkins/", evening_api.CheckinsView.as_view(), name="event-checkins"),
     path("events/<int:pk>/checkins/<int:player>/", evening_api.CheckoutView.as_view(), name="event-checkout"),
     path("events/<int:pk>/tables/", evening_api.EventTablesView.as_view(), name="event-tables"),
+    path("events/<int:pk>/registration/", entry_api.EventRegistrationView.as_view(), name="event-registration"),
+    path("events/<int:pk>/registrations/", entry_api.EventRegistrationsView.as_view(), name="event-registrations"),
+    path("registrations/withdraw/", entry_api.WithdrawByTokenView.as_view(), name="registration-withdraw-token"),
+    path("registrations/<int:pk>/confirm/", entry_api.ConfirmRegistrationView.as_view(), name="registration-confirm"),
+    path("registrations/<int:pk>/match/", entry_api.MatchRegistrationView.as_view(), name="registration-match"),
+    path("registrations/<int:pk>/withdraw/", entry_api.WithdrawRegistrationView.as_view(),
+         name="registration-withdraw"),
+    path("registrations/<int:pk>/check-in/", entry_api.CheckInRegistrationView.as_view(),
+         name="registration-check-in"),
+    path("clubs/<int:pk>/players/import/", entry_api.PlayersImportView.as_view(), name="club-players-import"),
+    path("rounds/<int:pk>/clock/", entry_api.RoundClockView.as_view(), name="round-clock"),
     path("me/", account_api.MeView.as_view(), name="me"),
     path("me/player/", people_api.OwnPlayerView.as_view(), name="me-player"),
     path("me/player/head-to-head/<int:player>/", people_api.HeadToHeadView.as_view(), name="me-head-to-head"),

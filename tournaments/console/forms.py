@@ -9,7 +9,7 @@ from games.catalog import GAME_CHOICES, GAMES
 from games.parsers import read_json
 from games.refusals import Reason, Unreadable
 
-from ..models import EVENT_OPTION_BOUNDS
+from ..models import EVENT_OPTION_BOUNDS, ClockRule
 from ..services import final_size_allowed
 
 METRIC_CHOICES = [
@@ -75,6 +75,19 @@ class EventForm(forms.Form):
         label=_("Maumau: stake in cents per minus point"), **_bounds("maumau_stake_cents"), initial=10, required=False,
         help_text=_("After a series every player settles his minus points against the others at this stake "
                     "(10 = ten cents a point)."))
+    place = forms.CharField(label=_("Place"), max_length=200, required=False,
+                            help_text=_("Where it is played: shown on the registration page."))
+    registration_open = forms.BooleanField(
+        label=_("Take registrations by link"), required=False,
+        help_text=_("The event's registration page takes registrations (no account needed); you confirm "
+                    "each one. Publish the event so that the link works for everyone."))
+    capacity = forms.IntegerField(
+        label=_("Places"), **_bounds("capacity"), required=False,
+        help_text=_("Registrations past this number wait in line and move up when someone withdraws. "
+                    "Leave empty for no limit."))
+    clock_rule = forms.ChoiceField(
+        label=_("When a round's time is up"), choices=ClockRule.choices, initial=ClockRule.FINISH_DEAL, required=False,
+        help_text=_("What the score sheets tell the tables when the round's clock runs out."))
     metric_1 = forms.ChoiceField(label=_("Rank players by"), choices=METRIC_CHOICES, initial="placement")
     metric_2 = forms.ChoiceField(label=_("then, on a tie, by"), required=False, initial="total",
                                  choices=[("", _("nothing more"))] + METRIC_CHOICES)
@@ -116,6 +129,8 @@ class EventForm(forms.Form):
             "maumau_stake_cents": event.maumau_stake_cents,
             "metric_1": metrics[0], "metric_2": metrics[1], "metric_3": metrics[2],
             "final_size": event.final_size, "final_carry": event.final_carry,
+            "place": event.place, "registration_open": event.registration_open, "capacity": event.capacity,
+            "clock_rule": event.clock_rule,
         }
 
     def clean(self):
@@ -148,6 +163,9 @@ class EventForm(forms.Form):
             **({"format": data["format"]} if data.get("format") else {}),
             **{name: data[name] for name in GAME_OPTIONS.get(data["game"], ())},
             "final_size": data.get("final_size"), "final_carry": data.get("final_carry") or "none",
+            "place": data["place"], "registration_open": data["registration_open"], "capacity": data["capacity"],
+            # Not posted (a form of before the clock): left as it is.
+            **({"clock_rule": data["clock_rule"]} if data.get("clock_rule") else {}),
         }
 
 
@@ -240,3 +258,27 @@ class ScriptForm(forms.Form):
         if not (data.get("text") or "").strip():
             raise forms.ValidationError(_("Type the script in or choose a file."))
         return data
+class MatchForm(forms.Form):
+    """Match a registration: an existing player of the club, or a new one by the registered name."""
+
+    player = forms.ModelChoiceField(queryset=None, label=_("Player"), required=False,
+                                    empty_label=_("A new player by this name"))
+    confirm_duplicate = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, players, names=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = players
+        if names is not None:  # namesakes told apart (tournaments/names.py)
+            self.fields["player"].label_from_instance = lambda player: names.get(player.pk, player.name)
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label=_("CSV file"), help_text=_(
+        "The first line names the columns: Name (needed), Club, Told apart by, Initials only. Separated by ; or , "
+        "as your spreadsheet saves it, in UTF-8 or Windows encoding."))
+
+
+class ClockForm(forms.Form):
+    action = forms.ChoiceField(choices=[(a, a) for a in ("set", "start", "pause", "resume", "extend", "end")],
+                               widget=forms.HiddenInput)
+    minutes = forms.IntegerField(label=_("Minutes"), min_value=1, max_value=24 * 60, required=False)

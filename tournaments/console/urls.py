@@ -1,7 +1,7 @@
 """URLs of the organisers' console (namespace ``console``), under ``/console/``."""
 from django.urls import path
 
-from . import formats, people, series, views
+from . import entry, formats, people, series, views
 
 app_name = "console"
 
@@ -22,6 +22,13 @@ urlpatterns = [
     path("events/<int:pk>/money/", views.money_page, name="money"),
     path("events/<int:pk>/seating-script/", formats.seating_script, name="seating_script"),
     path("events/<int:pk>/seating-script/remove/", formats.seating_script_remove, name="seating_script_remove"),
+    path("events/<int:pk>/registrations/", entry.registrations_page, name="registrations"),
+    path("events/<int:pk>/players/import/", entry.players_import, name="players_import"),
+    path("registrations/<int:pk>/confirm/", entry.registration_confirm, name="registration_confirm"),
+    path("registrations/<int:pk>/withdraw/", entry.registration_withdraw, name="registration_withdraw"),
+    path("registrations/<int:pk>/match/", entry.registration_match, name="registration_match"),
+    path("registrations/<int:pk>/check-in/", entry.registration_check_in, name="registration_check_in"),
+    path("rounds/<int:pk>/clock/", entry.round_clock, name="round_clock"),
     path("rounds/<int:pk>/", views.round_detail, name="round"),
     path("rounds/<int:pk>/draw/", views.round_draw, name="round_draw"),
     path("rounds/<int:pk>/swap/", views.round_swap, name="round_swap"),

@@ -18,7 +18,7 @@ def request_syncs(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0018_formats_draw'),
+        ('tournaments', '0019_registration_import_clock'),
     ]
 
     operations = [

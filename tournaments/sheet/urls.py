@@ -8,6 +8,7 @@ app_name = "sheet"
 urlpatterns = [
     path("t/<str:token>/", views.table_sheet, name="table"),
     path("t/<str:token>/running/", views.table_running, name="table_running"),
+    path("t/<str:token>/clock/", views.table_clock, name="table_clock"),
     path("my-table/", views.my_table, name="my_table"),
     path("my-table/<int:pk>/", views.my_table_sheet, name="my_table_sheet"),
     path("my-table/<int:pk>/running/", views.my_table_running, name="my_table_running"),

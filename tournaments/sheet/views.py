@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, Prefetch
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import formats
@@ -26,6 +26,7 @@ from django.views.decorators.http import require_GET
 from games.rules import mu
 
 from .. import policy
+from ..entry import clock
 from ..models import Seat, Session, Table
 from ..people.identity import device_of
 from ..results import services as results
@@ -229,6 +230,7 @@ def _render_sheet(request, table: Table, *, token: str | None, running_url: str,
     context.update({
         "config": _config(table, names, token=token, running_url=running_url, seat=seat),
         "my_seat": seat,
+        "clock_url": reverse("sheet:table_clock", args=[token]) if token else "",
     })
     return render(request, "sheet/sheet.html", context)
 
@@ -240,6 +242,16 @@ def table_sheet(request, token: str):
     table = _table_by_token(token)
     return _render_sheet(request, table, token=token, seat=None,
                          running_url=reverse("sheet:table_running", args=[token]))
+
+
+@never_cache
+@require_GET
+def table_clock(request, token: str):
+    """The table's round clock as JSON (``clock.Reading`` with the server's now): the sheet's clock
+    asks it again now and then, so a pause or an extension reaches the table."""
+    table = _table_by_token(token)
+    reading = clock.reading(table.round)
+    return JsonResponse({**reading.as_dict(), "rule": table.round.event.clock_rule})
 
 
 @never_cache
