@@ -132,8 +132,8 @@ def test_a_player_is_provisional_until_he_has_enough_rated_sessions(world, setti
 
 @pytest.fixture
 def small_blocks(monkeypatch):
-    """Blocks of two sessions, a fit that counts its calls, and every fit trusted: the pool's scale
-    machinery on a pool of a few sessions."""
+    """Blocks of two sessions and a fit that counts its calls: the pool's scale machinery on a
+    pool of a few sessions."""
     calls = []
 
     def fit(tables, outcomes):
@@ -143,7 +143,6 @@ def small_blocks(monkeypatch):
     monkeypatch.setattr(outlook, "REFIT", 2)
     monkeypatch.setattr(outlook, "MIN_FIT", 2)
     monkeypatch.setattr(outlook, "fit_scale", fit)
-    monkeypatch.setattr(outlook, "trusted", lambda scale, trust, tables, outcomes: (None, True))
     return calls
 
 
@@ -168,9 +167,9 @@ def test_the_writer_fits_the_scale_and_a_page_never_does(world, small_blocks, dj
     expected = table_chances([(seat.mu, seat.sigma) for seat in shown.seats], Scale({4: 2.0}, 1.0))
     assert wins(shown) == pytest.approx([c.win for c in expected], abs=1e-12)
     assert len(small_blocks) == fits  # the page fitted nothing
-    # A cache emptied: the page does not fit either, it shows the default scale's chances.
+    # A cache emptied: the page does not fit either, it shows the prior's cautious scale.
     cache.clear()
-    assert pool_scales(["lut"]) == {"lut": outlook.DEFAULT_SCALE}
+    assert pool_scales(["lut"]) == {"lut": outlook.PRIOR_SCALE}
     assert client_for().get(f"/events/{table.round.event.pk}/").status_code == 200
     assert len(small_blocks) == fits
     # A recompute warms it again (and beat's catch-up does when it finds it cold).
@@ -186,14 +185,14 @@ def test_the_writer_fits_the_scale_and_a_page_never_does(world, small_blocks, dj
     assert scale_is_warm("lut")
 
 
-def test_the_pages_scale_with_the_cache_unreachable_is_the_default(world, settings):
+def test_the_pages_scale_with_the_cache_unreachable_is_the_priors(world, settings):
     finish_session(world.events["lut"].rounds.get(number=1).tables.get(number=1), [[9, 6, 3, 0]], minutes=5)
     pool_sync("lut")
     settings.CACHES = {"default": {  # Django's test signals drop the cache connections
         "BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:1/0",
         "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
     }}
-    assert pool_scales(["lut", "mu"]) == {"lut": outlook.DEFAULT_SCALE, "mu": outlook.DEFAULT_SCALE}
+    assert pool_scales(["lut", "mu"]) == {"lut": outlook.PRIOR_SCALE, "mu": outlook.PRIOR_SCALE}
 
 
 def test_the_calibration_report_replays_generated_leagues_of_several_spreads():
