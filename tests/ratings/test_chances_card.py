@@ -9,6 +9,7 @@ import datetime
 import pytest
 
 from ratings import outlook
+from ratings.calibration import PRIOR_SCALE  # a pool of a few sessions has the prior's scale
 from ratings.chances import Scale, table_chances
 from ratings.model import SIGMA
 from ratings.models import Rating
@@ -57,14 +58,14 @@ def test_a_card_keeps_its_chances_when_its_players_are_rated_elsewhere_and_after
     card_table = new_table(event, 2, players[::-1], minutes=10)
     card = tables_outlook([card_table])[card_table.pk]
     assert card.basis == "current"
-    assert wins(card) == pytest.approx([c.win for c in table_chances(current(players[::-1], "lut"))], abs=1e-12)
+    assert wins(card) == pytest.approx([c.win for c in table_chances(current(players[::-1], "lut"), PRIOR_SCALE)], abs=1e-12)
 
     # Meanwhile the favourite plays (and loses) a late session of another round: he is rated anew.
     others = world.players[4:7]
     late = new_table(event, 3, [players[0], *others], minutes=11)
     finish_session(late, [[0, 5, 6, 7]], minutes=20)
     pool_sync("lut")
-    now = table_chances(current(players[::-1], "lut"))
+    now = table_chances(current(players[::-1], "lut"), PRIOR_SCALE)
     assert abs(now[3].win - card.seats[3].win) > 0.01  # his rating moved
     again = tables_outlook([card_table])[card_table.pk]
     assert again.basis == "published"
@@ -80,7 +81,7 @@ def test_a_card_keeps_its_chances_when_its_players_are_rated_elsewhere_and_after
     finished = tables_outlook([card_table])[card_table.pk]
     assert finished.basis == "before_session"
     assert wins(finished) == pytest.approx(wins(card), abs=1e-12)
-    assert wins(finished) != pytest.approx([c.win for c in table_chances(current(players[::-1], "lut"))], abs=1e-3)
+    assert wins(finished) != pytest.approx([c.win for c in table_chances(current(players[::-1], "lut"), PRIOR_SCALE)], abs=1e-3)
 
 
 def test_a_later_session_at_the_same_table_has_the_chances_after_the_one_before(world):
@@ -96,7 +97,7 @@ def test_a_later_session_at_the_same_table_has_the_chances_after_the_one_before(
     pool_sync("lut")
     shown = tables_outlook([table])[table.pk]
     assert shown.basis == "before_session"
-    assert wins(shown) == pytest.approx([c.win for c in table_chances(between)], abs=1e-12)
+    assert wins(shown) == pytest.approx([c.win for c in table_chances(between, PRIOR_SCALE)], abs=1e-12)
 
 
 def test_a_player_is_provisional_until_he_has_enough_rated_sessions(world, settings):
