@@ -258,7 +258,7 @@ def test_the_chances_hold_on_a_league_whose_skills_spread_less_than_the_prior_as
     """A generated league (totals = skill + noise of one beta) whose skills spread 0.8 times the
     noise, the prior's spread being 2: every reliability bin of at least 200 seats, after the
     league's start, predicts its observed win rate within 6 points. (With the model's own scale
-    until a fit was trusted, the 0.8–0.9 bin was 9.8 points too sure.)"""
+    until a fit was trusted, the 0.6–0.7 bin was 9.8 points too sure.)"""
     from ratings.generated import generate_league
 
     _, league = generate_league(players=100, sessions=2000, seed=7, spread=0.8)
