@@ -33,7 +33,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .chances import DEFAULT_SCALE, MAX_PLAYERS, MIN_PLAYERS, Scale, point_estimate, room_chances
+from .chances import (
+    DEFAULT_SCALE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Scale,
+    point_estimate,
+    room_chances,
+)
 from .kernel import SECONDS_PER_DAY
 from .model import (
     BETA,

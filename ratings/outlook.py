@@ -38,8 +38,8 @@ from tournaments.models import Seat, Session, Table
 from .calibration import (
     METHODS,
     MIN_FIT,
-    REFIT,
     PRIOR_SCALE,
+    REFIT,
     WINDOW,
     Report,
     fit_scale,

@@ -215,7 +215,13 @@ def test_the_fitted_temperature_is_the_one_the_winners_were_drawn_with(temperatu
 
 
 def test_too_little_history_gives_the_prior_and_a_prediction_never_learns_from_its_own_session():
-    from ratings.calibration import MIN_FIT, PRIOR_SCALE, REFIT, fit_scale, fitted_chances
+    from ratings.calibration import (
+        MIN_FIT,
+        PRIOR_SCALE,
+        REFIT,
+        fit_scale,
+        fitted_chances,
+    )
 
     tables, outcomes = _plackett_luce_league(1.5, 3 * REFIT + 100, seed=5)
     assert fit_scale(tables[:MIN_FIT - 1], outcomes[:MIN_FIT - 1]) is PRIOR_SCALE

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.calibration import PRIOR_SCALE  # a pool of a few sessions has the prior's scale
+from ratings.calibration import PRIOR_SCALE
 from ratings.chances import table_chances
 from ratings.model import NEW_PLAYER
 from ratings.models import Rating, RatingHistory

@@ -9,7 +9,7 @@ import datetime
 import pytest
 
 from ratings import outlook
-from ratings.calibration import PRIOR_SCALE  # a pool of a few sessions has the prior's scale
+from ratings.calibration import PRIOR_SCALE
 from ratings.chances import Scale, table_chances
 from ratings.model import SIGMA
 from ratings.models import Rating
