@@ -10,10 +10,9 @@ Predictions compared, each scored on the same sessions:
 - ``chances``: what the service shows: ``chances.room_chances`` (Plackett–Luce, the skill
   uncertainty integrated) with the pool's scale (``chances.Scale``) fitted by ``fit_scale`` on
   the sessions before, never on the one predicted: refitted every ``REFIT`` sessions on the
-  latest ``WINDOW`` and used once a fit has predicted its own next block better than the default
-  scale (``trusted``: a short league whose ratings still move fast keeps the default); the
-  default scale until ``MIN_FIT`` sessions are known (as ``ratings.outlook.pool_scale`` does
-  for the pages);
+  latest ``WINDOW``, by maximum a posteriori with a prior that shrinks the scale towards
+  ``PRIOR_SCALE`` (a cautious one) while the sessions are few; ``PRIOR_SCALE`` itself until
+  ``MIN_FIT`` sessions are known (as ``ratings.outlook.pool_scale`` does for the pages);
 - ``model``: the same chances with the default scale (the model as it stands);
 - ``point``: the bare Plackett–Luce formula with mu plugged in and no sigma (``c² = n·beta²``);
 - ``openskill``: the same with openskill's ``c`` (``Σ sigma² + beta²``), for comparison;
@@ -34,7 +33,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .chances import DEFAULT_SCALE, Scale, point_estimate, room_chances
+from .chances import (
+    DEFAULT_SCALE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Scale,
+    point_estimate,
+    room_chances,
+)
 from .kernel import SECONDS_PER_DAY
 from .model import (
     BETA,
@@ -49,10 +55,17 @@ from .model import (
 BINS = 10
 CHUNK = 256  # tables per vectorised pass of room_chances
 METHODS = ("chances", "model", "point", "openskill", "uniform")
-MIN_FIT = 1000  # sessions a pool has rated before its scale is fitted
+MIN_FIT = 100  # sessions a pool has rated before its scale is fitted (before: ``PRIOR_SCALE``)
 MIN_SIZE = 200  # sessions at tables of one size for a temperature of their own (else the pooled one)
-WINDOW = 4000  # the latest sessions a scale is fitted on
-REFIT = 1000  # sessions between two fits
+WINDOW = 2000  # the latest sessions a scale is fitted on
+REFIT = 250  # sessions between two fits
+# The prior of the fit (``fit_scale``): log-normal on the temperature and on the sigma factor,
+# centred on a cautious scale (wider than the model's: chances nearer 1/n) and worth a few
+# hundred sessions, so that a pool's first fits stay near it and its later ones follow its data.
+PRIOR_TEMPERATURE = 1.3
+PRIOR_SIGMA_FACTOR = 1.3
+PRIOR_LOG_SD = 0.3  # of the temperature's logarithm
+PRIOR_SIGMA_LOG_SD = 0.5  # of the sigma factor's logarithm
 SIGMA_SAMPLE = 600  # the latest sessions the sigma factor is fitted on (each try computes their chances)
 
 
@@ -190,13 +203,21 @@ def _golden(loss, low: float, high: float, steps: int) -> float:
 
 def fit_scale(tables: Sequence[Sequence[Rating]], outcomes: Sequence[Sequence[float]]) -> Scale:
     """The scale (``chances.Scale``) under which the chances of ``tables`` (players' ratings
-    before each session, in order) best predict the ``outcomes`` (maximum likelihood of the
-    winners): a temperature per table size, fitted on the bare Plackett–Luce formula (closed form,
-    all the tables of that size; the pooled one for sizes with fewer than ``MIN_SIZE``), then the
-    sigma factor on the integrated chances of the latest ``SIGMA_SAMPLE``. Fewer than ``MIN_FIT``
-    tables: the default scale."""
+    before each session, in order) best predict the ``outcomes``: the maximum a posteriori of the
+    winners' likelihood under a log-normal prior centred on ``PRIOR_SCALE``. A temperature per
+    table size, fitted on the bare Plackett–Luce formula (closed form, all the tables of that size;
+    the pooled one for sizes with fewer than ``MIN_SIZE``), then the sigma factor on the integrated
+    chances of the latest ``SIGMA_SAMPLE``. Fewer than ``MIN_FIT`` tables: ``PRIOR_SCALE``.
+
+    Why a prior: the scale a pool needs depends on how far apart its players are (the ratings'
+    spread is wider than the skills', the more so the closer the skills), so no fixed scale serves
+    every club, and a fit on a few hundred sessions is noisy. The prior keeps the first fits near
+    a cautious scale and lets the data take over as they accumulate (its weight is that of a few
+    hundred sessions), so a pool is fitted from its first ``MIN_FIT`` sessions on, without a
+    stretch of the model's own scale, which is too sure of the favourite where the players are
+    close together."""
     if len(tables) < MIN_FIT:
-        return DEFAULT_SCALE
+        return PRIOR_SCALE
     sizes = np.array([len(table) for table in tables])
     mus = np.zeros((len(tables), WIDTH_OF_TABLES))
     wins = np.zeros_like(mus)
@@ -208,10 +229,12 @@ def fit_scale(tables: Sequence[Sequence[Rating]], outcomes: Sequence[Sequence[fl
     mus -= np.where(present, mus, -np.inf).max(axis=1, keepdims=True)  # exp stays ≤ 1
 
     def point_loss(rows: np.ndarray, log_temperature: float) -> float:
+        """Minus the log-posterior: the winners' log-loss summed over ``rows`` and the prior's."""
         c = math.exp(log_temperature) * BETA * np.sqrt(sizes[rows])[:, None]
         strength = np.where(present[rows], np.exp(mus[rows] / c), 0.0)
         log_share = np.log(np.maximum(strength / strength.sum(axis=1, keepdims=True), 1e-300))
-        return float(-(wins[rows] * np.where(present[rows], log_share, 0.0)).sum() / len(rows))
+        return (float(-(wins[rows] * np.where(present[rows], log_share, 0.0)).sum())
+                + _prior(log_temperature, PRIOR_TEMPERATURE, PRIOR_LOG_SD))
 
     every = np.arange(len(tables))
     pooled = math.exp(_golden(lambda t: point_loss(every, t), math.log(0.2), math.log(5.0), 30))
@@ -222,41 +245,36 @@ def fit_scale(tables: Sequence[Sequence[Rating]], outcomes: Sequence[Sequence[fl
             math.exp(_golden(lambda t: point_loss(rows, t), math.log(0.2), math.log(5.0), 30))
             if len(rows) >= MIN_SIZE else pooled
         )
+    for size in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        temperature.setdefault(size, pooled)  # a size the window has not seen: the pooled one
     recent_tables, recent_outcomes = tables[-SIGMA_SAMPLE:], outcomes[-SIGMA_SAMPLE:]
 
-    def chances_loss(factor: float) -> float:
-        return score(predict(recent_tables, "chances", Scale(temperature, factor)), recent_outcomes).log_loss
+    def chances_loss(log_factor: float) -> float:
+        predicted = predict(recent_tables, "chances", Scale(temperature, math.exp(log_factor)))
+        return (score(predicted, recent_outcomes).log_loss * len(recent_tables)
+                + _prior(log_factor, PRIOR_SIGMA_FACTOR, PRIOR_SIGMA_LOG_SD))
 
-    return Scale(temperature, _golden(chances_loss, 0.5, 3.0, 10))
+    return Scale(temperature, math.exp(_golden(chances_loss, math.log(0.5), math.log(3.0), 10)))
+
+
+def _prior(log_value: float, centre: float, log_sd: float) -> float:
+    """Minus the log-density (up to a constant) of a log-normal prior at ``exp(log_value)``."""
+    return (log_value - math.log(centre)) ** 2 / (2.0 * log_sd * log_sd)
 
 
 WIDTH_OF_TABLES = 6
+PRIOR_SCALE = Scale({size: PRIOR_TEMPERATURE for size in range(MIN_PLAYERS, MAX_PLAYERS + 1)}, PRIOR_SIGMA_FACTOR)
 
 
 def fitted_chances(tables: Sequence[Sequence[Rating]], outcomes: Sequence[Sequence[float]]) -> list[list[float]]:
     """The win chances of every table as the service shows them, each from the sessions before it
     only: blocks of ``REFIT`` tables, each predicted with the scale fitted on the ``WINDOW`` tables
-    before it (``fit_scale``) when the previous block's fit predicted that block better than the
-    default scale did (``trusted``); else with the default scale."""
+    before it (``fit_scale``; ``PRIOR_SCALE`` for the first ones)."""
     result: list[list[float]] = []
-    trust = False
     for block in range(0, len(tables), REFIT):
         window = slice(max(0, block - WINDOW), block)
-        scale = fit_scale(tables[window], outcomes[window])
-        chosen, trust = trusted(scale, trust, tables[block:block + REFIT], outcomes[block:block + REFIT])
-        result.extend(chosen)
+        result.extend(predict(tables[block:block + REFIT], "chances", fit_scale(tables[window], outcomes[window])))
     return result
-
-
-def trusted(scale: Scale, trust: bool, tables, outcomes) -> tuple[list[list[float]], bool]:
-    """A block's chances under ``scale`` if ``trust`` (the previous block's fit beat the default
-    there), else under the default scale; and whether this block's fit beat the default on this
-    block (out of sample: it was fitted on the sessions before), which decides the next block."""
-    default = predict(tables, "chances", DEFAULT_SCALE)
-    if scale == DEFAULT_SCALE:
-        return default, False
-    fitted = predict(tables, "chances", scale)
-    return (fitted if trust else default), score(fitted, outcomes).log_loss < score(default, outcomes).log_loss
 
 
 def evaluate(

@@ -38,6 +38,7 @@ from tournaments.models import Seat, Session, Table
 from .calibration import (
     METHODS,
     MIN_FIT,
+    PRIOR_SCALE,
     REFIT,
     WINDOW,
     Report,
@@ -46,9 +47,8 @@ from .calibration import (
     predict,
     reliability,
     score,
-    trusted,
 )
-from .chances import DEFAULT_SCALE, Chance, Scale, is_provisional, room_chances
+from .chances import Chance, Scale, is_provisional, room_chances
 from .model import NEW_PLAYER
 from .models import PoolEntry, Rating, RatingHistory
 
@@ -172,13 +172,13 @@ def _cached(key: str, compute, fit: bool = True):
 
 def _fitted(game: str, block: int, *, fit: bool = True) -> Scale | None:
     """The scale fitted on the ``WINDOW`` pool sessions before position ``block·REFIT``
-    (``calibration.fit_scale``; the default below ``MIN_FIT``). Cached until those sessions are
-    rated again (a corrected result rolls the pool back and renumbers its entries). Without
+    (``calibration.fit_scale``; ``PRIOR_SCALE`` below ``MIN_FIT``). Cached until those sessions
+    are rated again (a corrected result rolls the pool back and renumbers its entries). Without
     ``fit``, ``None`` when it is not cached: a fit takes seconds (``warm_scale``)."""
     end = block * REFIT
     last = PoolEntry.objects.filter(game=game, position=end - 1).values_list("pk", flat=True).first() if end else None
     if end < MIN_FIT or last is None:
-        return DEFAULT_SCALE
+        return PRIOR_SCALE
 
     def compute():
         tables, outcomes, _ = _stored_tables(game, max(0, end - WINDOW), end)
@@ -190,24 +190,9 @@ def _fitted(game: str, block: int, *, fit: bool = True) -> Scale | None:
 
 def scale_of_block(game: str, block: int, *, fit: bool = True) -> Scale | None:
     """The scale the pool predicts its sessions at positions ``block·REFIT`` onwards with, as the
-    calibration report replays it (``calibration.fitted_chances``): this block's fit when the
-    previous block's fit predicted the previous block better than the default scale
-    (``calibration.trusted``), else the default. Without ``fit``, ``None`` when a fit it needs is
-    not cached."""
-    fitted = _fitted(game, block, fit=fit)
-    previous = _fitted(game, block - 1, fit=fit) if block else DEFAULT_SCALE
-    if fitted is None or previous is None:
-        return None
-    if fitted == DEFAULT_SCALE or previous == DEFAULT_SCALE:
-        return DEFAULT_SCALE
-    last = PoolEntry.objects.filter(game=game, position=block * REFIT - 1).values_list("pk", flat=True).first()
-
-    def judged():
-        tables, outcomes, _ = _stored_tables(game, (block - 1) * REFIT, block * REFIT)
-        return trusted(previous, False, tables, outcomes)[1]
-
-    verdict = _cached(f"chance-scale-trusted:{game}:{block}:{last}", judged, fit)
-    return None if verdict is None else (fitted if verdict else DEFAULT_SCALE)
+    calibration report replays it (``calibration.fitted_chances``): the one fitted on the
+    sessions before. Without ``fit``, ``None`` when it is not cached."""
+    return _fitted(game, block, fit=fit)
 
 
 def _pool_sizes(games: list[str]) -> dict[str, int]:
@@ -244,19 +229,19 @@ def pool_scales(games: Iterable[str]) -> dict[str, Scale]:
     pool's next sessions (``scale_of_block``). One query for the pools' sizes and one cache read;
     never a fit. Until the writer has fitted the scale of a block just reached (a recompute, a
     pool that just grew by a block) the pages keep the pool's last fitted scale; a pool never
-    fitted (or a cache emptied) has the default scale until the writer's next sync or the
-    catch-up."""
+    fitted (or a cache emptied, or unreachable) has the prior's cautious scale
+    (``calibration.PRIOR_SCALE``) until the writer's next sync or the catch-up."""
     games = list(games)
     sizes = _pool_sizes(games)
     try:
         known = cache.get_many([f"chance-scale-now:{game}" for game in games if game in sizes])
-    except Exception:  # the shared cache is down: the page shows the default scale's chances
+    except Exception:  # the shared cache is down: the page shows the prior scale's chances
         logger.warning("the chances' scales could not be read from the cache", exc_info=True)
         known = {}
     result = {}
     for game in games:
         found = known.get(f"chance-scale-now:{game}")
-        result[game] = Scale(*found[1]) if game in sizes and found is not None else DEFAULT_SCALE
+        result[game] = Scale(*found[1]) if game in sizes and found is not None else PRIOR_SCALE
     return result
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from ratings.calibration import PRIOR_SCALE
 from ratings.chances import table_chances
 from ratings.model import NEW_PLAYER
 from ratings.models import Rating, RatingHistory
@@ -38,7 +39,7 @@ def test_anyone_sees_a_published_tables_chances_from_current_ratings(mu_table):
     assert answer.status_code == 200, answer.content
     body = answer.json()
     assert body["basis"] == "current" and body["game"] == "mu"
-    expected = table_chances([(30.0, 2.0), (24.0, 3.0), (20.0, 1.5), NEW_PLAYER])
+    expected = table_chances([(30.0, 2.0), (24.0, 3.0), (20.0, 1.5), NEW_PLAYER], PRIOR_SCALE)
     assert [row["win"] for row in body["players"]] == pytest.approx([c.win for c in expected], abs=1e-9)
     assert sum(row["win"] for row in body["players"]) == pytest.approx(1.0, abs=1e-9)
     assert [row["provisional"] for row in body["players"]] == [False, False, False, True]
@@ -99,7 +100,7 @@ def test_after_the_session_the_chances_are_those_before_it_and_the_upset_is_foun
     assert RatingHistory.objects.filter(session=second).count() == 4
     body = client_for().get(url(table)).json()
     assert body["basis"] == "before_session"
-    expected = table_chances([before[p.pk] for p in players])
+    expected = table_chances([before[p.pk] for p in players], PRIOR_SCALE)
     assert [row["win"] for row in body["players"]] == pytest.approx([c.win for c in expected], abs=1e-9)
     tables = list(event.rounds.get(number=1).tables.select_related("round__event"))
     upset = event_upset(tables, tables_outlook(tables))

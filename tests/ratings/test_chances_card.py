@@ -9,6 +9,7 @@ import datetime
 import pytest
 
 from ratings import outlook
+from ratings.calibration import PRIOR_SCALE
 from ratings.chances import Scale, table_chances
 from ratings.model import SIGMA
 from ratings.models import Rating
@@ -57,14 +58,14 @@ def test_a_card_keeps_its_chances_when_its_players_are_rated_elsewhere_and_after
     card_table = new_table(event, 2, players[::-1], minutes=10)
     card = tables_outlook([card_table])[card_table.pk]
     assert card.basis == "current"
-    assert wins(card) == pytest.approx([c.win for c in table_chances(current(players[::-1], "lut"))], abs=1e-12)
+    assert wins(card) == pytest.approx([c.win for c in table_chances(current(players[::-1], "lut"), PRIOR_SCALE)], abs=1e-12)
 
     # Meanwhile the favourite plays (and loses) a late session of another round: he is rated anew.
     others = world.players[4:7]
     late = new_table(event, 3, [players[0], *others], minutes=11)
     finish_session(late, [[0, 5, 6, 7]], minutes=20)
     pool_sync("lut")
-    now = table_chances(current(players[::-1], "lut"))
+    now = table_chances(current(players[::-1], "lut"), PRIOR_SCALE)
     assert abs(now[3].win - card.seats[3].win) > 0.01  # his rating moved
     again = tables_outlook([card_table])[card_table.pk]
     assert again.basis == "published"
@@ -80,7 +81,7 @@ def test_a_card_keeps_its_chances_when_its_players_are_rated_elsewhere_and_after
     finished = tables_outlook([card_table])[card_table.pk]
     assert finished.basis == "before_session"
     assert wins(finished) == pytest.approx(wins(card), abs=1e-12)
-    assert wins(finished) != pytest.approx([c.win for c in table_chances(current(players[::-1], "lut"))], abs=1e-3)
+    assert wins(finished) != pytest.approx([c.win for c in table_chances(current(players[::-1], "lut"), PRIOR_SCALE)], abs=1e-3)
 
 
 def test_a_later_session_at_the_same_table_has_the_chances_after_the_one_before(world):
@@ -96,7 +97,7 @@ def test_a_later_session_at_the_same_table_has_the_chances_after_the_one_before(
     pool_sync("lut")
     shown = tables_outlook([table])[table.pk]
     assert shown.basis == "before_session"
-    assert wins(shown) == pytest.approx([c.win for c in table_chances(between)], abs=1e-12)
+    assert wins(shown) == pytest.approx([c.win for c in table_chances(between, PRIOR_SCALE)], abs=1e-12)
 
 
 def test_a_player_is_provisional_until_he_has_enough_rated_sessions(world, settings):
@@ -132,8 +133,8 @@ def test_a_player_is_provisional_until_he_has_enough_rated_sessions(world, setti
 
 @pytest.fixture
 def small_blocks(monkeypatch):
-    """Blocks of two sessions, a fit that counts its calls, and every fit trusted: the pool's scale
-    machinery on a pool of a few sessions."""
+    """Blocks of two sessions and a fit that counts its calls: the pool's scale machinery on a
+    pool of a few sessions."""
     calls = []
 
     def fit(tables, outcomes):
@@ -143,7 +144,6 @@ def small_blocks(monkeypatch):
     monkeypatch.setattr(outlook, "REFIT", 2)
     monkeypatch.setattr(outlook, "MIN_FIT", 2)
     monkeypatch.setattr(outlook, "fit_scale", fit)
-    monkeypatch.setattr(outlook, "trusted", lambda scale, trust, tables, outcomes: (None, True))
     return calls
 
 
@@ -168,9 +168,9 @@ def test_the_writer_fits_the_scale_and_a_page_never_does(world, small_blocks, dj
     expected = table_chances([(seat.mu, seat.sigma) for seat in shown.seats], Scale({4: 2.0}, 1.0))
     assert wins(shown) == pytest.approx([c.win for c in expected], abs=1e-12)
     assert len(small_blocks) == fits  # the page fitted nothing
-    # A cache emptied: the page does not fit either, it shows the default scale's chances.
+    # A cache emptied: the page does not fit either, it shows the prior's cautious scale.
     cache.clear()
-    assert pool_scales(["lut"]) == {"lut": outlook.DEFAULT_SCALE}
+    assert pool_scales(["lut"]) == {"lut": outlook.PRIOR_SCALE}
     assert client_for().get(f"/events/{table.round.event.pk}/").status_code == 200
     assert len(small_blocks) == fits
     # A recompute warms it again (and beat's catch-up does when it finds it cold).
@@ -186,14 +186,14 @@ def test_the_writer_fits_the_scale_and_a_page_never_does(world, small_blocks, dj
     assert scale_is_warm("lut")
 
 
-def test_the_pages_scale_with_the_cache_unreachable_is_the_default(world, settings):
+def test_the_pages_scale_with_the_cache_unreachable_is_the_priors(world, settings):
     finish_session(world.events["lut"].rounds.get(number=1).tables.get(number=1), [[9, 6, 3, 0]], minutes=5)
     pool_sync("lut")
     settings.CACHES = {"default": {  # Django's test signals drop the cache connections
         "BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:1/0",
         "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
     }}
-    assert pool_scales(["lut", "mu"]) == {"lut": outlook.DEFAULT_SCALE, "mu": outlook.DEFAULT_SCALE}
+    assert pool_scales(["lut", "mu"]) == {"lut": outlook.PRIOR_SCALE, "mu": outlook.PRIOR_SCALE}
 
 
 def test_the_calibration_report_replays_generated_leagues_of_several_spreads():
