@@ -69,7 +69,7 @@ class PublicRegistrationSerializer(serializers.Serializer):
                                   help_text="The confirmed who agreed to be listed, in order of registration.")
 
 
-class WithdrawRequestSerializer(serializers.Serializer):
+class WithdrawByTokenSerializer(serializers.Serializer):
     token = serializers.CharField(max_length=64, help_text="The private token the registration answered with.")
 
 
@@ -168,14 +168,14 @@ class WithdrawByTokenView(PolicyAPIView):
     throttle_classes = [RegistrationThrottle]
     throttle_scope = "registration"
 
-    @extend_schema(operation_id="registrations_withdraw_by_token_create", request=WithdrawRequestSerializer,
+    @extend_schema(operation_id="registrations_withdraw_by_token_create", request=WithdrawByTokenSerializer,
                    responses={200: WithdrawnSerializer, **error_responses(400, 404, 429)},
                    examples=[OpenApiExample("Withdraw", value={"token": "m2Yb0v5Vx9vQhJ8n3W1kq4TtZrAe6sPd"},
                                             request_only=True)])
     def post(self, request):
         """Withdraw a registration by its private token (its place goes to the first who waits).
         Withdrawing twice answers the same; an unknown token is 404."""
-        data = WithdrawRequestSerializer(data=request.data)
+        data = WithdrawByTokenSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         registration = registrations.by_token(data.validated_data["token"])
         registration = registrations.withdraw(registration=registration, by_user=request.user, via="api")
