@@ -28,7 +28,9 @@ def _sheet(world, game, state):
     return f"/t/{world.sheet_tables[game, state].scorer_token}/"
 
 
-# name: (address from the world, width, logged in as the organiser)
+# name: (address from the world, width, who looks: False the public, True the organiser logged in,
+# "player" a phone bound with a player's personal code[, a CSS selector: only that part of the
+# page; or "import": the CSV file IMPORT_CSV uploaded and its preview shown])
 SHOTS = {
     "console-home.png": (lambda w: "/console/", 1280, True),
     "console-event.png": (lambda w: f"/console/events/{w.evening.pk}/", 1280, True),
@@ -51,6 +53,17 @@ SHOTS = {
     "club-desktop.png": (lambda w: f"/clubs/{w.events['mu'].club.slug}/", 1280, False),
     "leaderboard.png": (lambda w: "/leaderboard/mu/", 1280, False),
     "api-docs.png": (lambda w: "/api/docs/", 1280, False),
+    # The championship day's tools, the season's options, a player's own side.
+    "register.png": (lambda w: f"/events/{w.evening.pk}/register/", 375, False),
+    "console-import.png": (lambda w: f"/console/events/{w.evening.pk}/players/import/", 1280, True, "import"),
+    "console-draw-method.png": (lambda w: f"/console/rounds/{w.draft_round.pk}/", 1280, True, "#draw-form"),
+    "console-seating-script.png": (lambda w: f"/console/events/{w.day.pk}/seating-script/", 1280, True),
+    "final-ranking.png": (lambda w: f"/events/{w.day.pk}/", 1280, False),
+    "series-options.png": (lambda w: f"/console/series/{w.series.pk}/", 1280, True, "#series-settings"),
+    "series-money.png": (lambda w: f"/series/{w.series.pk}/", 1280, True, "#series-money"),
+    "me-pin.png": (lambda w: "/me/pin/", 375, False),
+    "me-home.png": (lambda w: "/me/", 375, "player"),
+    "me-stats.png": (lambda w: "/me/stats/", 1280, "player"),
 }
 
 
@@ -89,7 +102,66 @@ def build_guide_world():
     club = world.events["mu"].club
     services.event_create(by_user=organiser, club=club, name="Adventsturnier", game="mu", published=True,
                           starts_on=timezone.localdate() + datetime.timedelta(days=5), series=world.series)
+    # The evening takes registrations (the world's two): published, so the public may register.
+    services.event_update(event=world.evening, by_user=organiser, published=True, place="Vereinsheim, Saal 2")
+    add_championship_day(world, organiser)
+    add_season_options(world, organiser)
+    world.code = issue_code(world.player, organiser)
     return world
+
+
+def add_championship_day(world, organiser) -> None:
+    """A Mü championship day of eight players: two preliminary rounds, a seating script, and a final
+    of four (half the preliminary points carried over) whose table has finished."""
+    from tournaments import services
+    from tournaments.draws.services import draw_preview, draw_publish, seating_script_set
+    from tournaments.models import Player, Round, Session
+    from tournaments.standings import sums
+
+    club = world.events["mu"].club
+    day = services.event_create(by_user=organiser, club=club, name="Stadtmeisterschaft", game="mu",
+                                published=True, final_size=4, final_carry="half")
+    players = list(Player.objects.filter(clubs=club).order_by("pk")[:8])
+    for player in players:
+        services.player_check_in(event=day, player=player, by_user=organiser)
+    # Totals by start number (1..8): round 1 and round 2, then the final's.
+    seating_script_set(day, text="round;table;players\n1;1;1;2;3;4\n1;2;5;6;7;8\n2;1;1;5;2;6\n2;2;3;7;4;8\n",
+                       by_user=organiser)
+    totals = [{p.pk: 60 - 7 * i for i, p in enumerate(players)}, {p.pk: 40 - 3 * i for i, p in enumerate(players)}]
+    for number, method in ((1, "script"), (2, "standings"), (3, None)):
+        round_ = services.round_create(event=day, by_user=organiser,
+                                       stage=Round.Stage.FINAL if method is None else Round.Stage.PRELIMINARY)
+        draw_preview(round_, by_user=organiser, seed=number, method=method)
+        for table in draw_publish(round_, by_user=organiser):
+            seats = list(table.seats.order_by("position").values_list("player_id", flat=True))
+            if method is None:  # the final, by seat
+                row = [12, 25, 20, 41][:len(seats)]
+            else:
+                row = [totals[number - 1][p] for p in seats]
+            Session.objects.create(table=table, number=1, status="finished", hand_count=1, totals=row)
+        sums.rebuild([day.pk])  # sessions written around the services: the kept sums in step
+    world.day = day
+
+
+def add_season_options(world, organiser) -> None:
+    """The series ranks by average over Mü and Maumau evenings, from half the evenings held on."""
+    from tournaments import services
+
+    world.series = services.series_update(series=world.series, by_user=organiser, games=["mu", "maumau"],
+                                          aggregate="average", qualify_percent=50, absence_deduction=1)
+    services.event_update(event=world.events["maumau"], by_user=organiser, series=world.series)
+
+
+def issue_code(player, organiser) -> str:
+    """A player's personal code; the link part of it, which his phone opens."""
+    from tournaments.people.services import code_issue
+
+    return code_issue(player=player, by_user=organiser).link_key
+
+
+# The file the import's picture previews (German headings, ";", Windows-1252): a new player, one who
+# exists, an empty name, an unknown club, the first row again.
+IMPORT_CSV = "Name;Verein;Zusatz\nJörg Weiß;;\n{existing};;\n;{club};\nGerd Gast;Kein Verein;\njörg  weiss;;\n"
 
 
 def take_screenshots(base: str, browser, world) -> list[Path]:
@@ -97,18 +169,22 @@ def take_screenshots(base: str, browser, world) -> list[Path]:
 
     IMAGES.mkdir(parents=True, exist_ok=True)
     taken = []
-    for logged_in in (False, True):
+    for viewer in (False, True, "player"):
         context = browser.new_context(locale="en-GB", viewport={"width": 1280, "height": 900})
         context.set_default_timeout(15_000)
         page = context.new_page()
-        if logged_in:
+        if viewer is True:
             page.goto(f"{base}/accounts/login/")
             page.fill("#id_username", "organiser")
             page.fill("#id_password", "organiser")
             with page.expect_navigation():
                 page.click("#log-in")
-        for name, (address, width, needs_login) in SHOTS.items():
-            if needs_login != logged_in:
+        if viewer == "player":  # his phone opens his code's link and says "This is me"
+            page.goto(f"{base}/p/{world.code}/")
+            with page.expect_navigation():
+                page.click("#this-is-me")
+        for name, (address, width, shot_viewer, *part) in SHOTS.items():
+            if shot_viewer != viewer:
                 continue
             page.set_viewport_size({"width": width, "height": 720 if name == "room-screen.png" else
                                     812 if width == 375 else 900})
@@ -119,6 +195,17 @@ def take_screenshots(base: str, browser, world) -> list[Path]:
             if name == "api-docs.png":
                 appear(page, ".swagger-ui .opblock-tag", state="visible")
             path = IMAGES / name
+            if part == ["import"]:
+                page.set_input_files("#id_file", files=[{
+                    "name": "spieler.csv", "mimeType": "text/csv",
+                    "buffer": IMPORT_CSV.format(existing=world.player.name, club=world.evening.club.name).encode("cp1252")}])
+                with page.expect_navigation():
+                    page.click("#import-preview")
+                appear(page, "#import-confirm", state="visible")
+            elif part:
+                page.locator(part[0]).screenshot(path=str(path), scale="css")
+                taken.append(path)
+                continue
             # The whole page when it is not much longer than a screen, else the screen the reader
             # first sees (a guide's picture is read, not scrolled).
             height = page.evaluate("document.documentElement.scrollHeight")
