@@ -1,13 +1,15 @@
 """A championship day of 24 Mü players run in the console alone, in Chromium (issue 40's "Judged by").
 
-The club has two members already (Anna Alt, Bernd Alt) and an event open for registration. Four
-people register on the event's public page on a phone; the organiser confirms them in the
+The club has two members already (Anna Alt, Bernd Alt) and an event open for registration; the
+organiser sets its final (the top four, half of the preliminary points carried over) in the event
+form, and the registration page's format says so. Four people register on the event's public page
+on a phone (its form laid out as the console's: labels above full-width inputs); the organiser
+confirms them in the
 console's registrations page, matches Anna Alt to the existing player and creates the three others,
 and checks them in from the registered list. The rest of the field comes from a Windows-1252 CSV
 file (";") through the console's import page (file input): the preview lists a new player per row,
 Bernd Alt as existing, and a repeated line as an error; the import stores 19 new players; the 20
-are checked in on the players' page. The final (the top four, half of the preliminary points
-carried over) is set in the event form. Rounds 1 and 2 are drawn `varied`, round 3 by `standings`
+are checked in on the players' page. Rounds 1 and 2 are drawn `varied`, round 3 by `standings`
 (the draw form's method), each published; round 1 runs with the round clock (45 minutes, started,
 extended). The preliminary results are seeded through the models (typing them is not the point);
 the final round is drawn for the top four, published, and its table plays its two deals on a
@@ -23,6 +25,7 @@ language: artifacts/screenshots/champday-{lang}-{page}-{width}.png.
 """
 from __future__ import annotations
 
+import datetime
 import re
 from fractions import Fraction
 from urllib.parse import urlsplit
@@ -120,7 +123,8 @@ def test_a_championship_day_of_24_players_in_the_console(asgi_server, new_page, 
     bernd = services.player_create(by_user=organiser, name=MEMBER_IN_FILE, clubs=[club])
     event = services.event_create(by_user=organiser, club=club, name="Bonner Meisterschaft", game="mu",
                                   published=True, mu_fixed_deals=2, standings_metrics="total,wins",
-                                  registration_open=True, capacity=30, place="Gasthaus Zur Post")
+                                  registration_open=True, capacity=30, place="Gasthaus Zur Post",
+                                  starts_on=datetime.date(2026, 12, 5))
 
     # The German and Finnish organisers' desks, for the key pages.
     desks = {}
@@ -137,6 +141,22 @@ def test_a_championship_day_of_24_players_in_the_console(asgi_server, new_page, 
                 then(other, language)
             visits.photograph(other, language, name)
 
+    # --- the format: a final of the top four, half of the preliminary points carried over ------------
+    desk = new_page()
+    log_in(desk, base, "meister", "meister-pw")
+    visits.check(desk)
+    desk.goto(f"{base}/console/events/{event.pk}/edit/")
+    visits.check(desk)
+    desk.fill("#id_final_size", "4")
+    desk.select_option("#id_final_carry", "half")
+    click_and_wait(desk, "#event-form button[type=submit]")
+    assert desk.is_visible("#final-rule")
+    visits.check(desk)
+
+    def final_rule(language: str) -> str:
+        return say(language, "The top %(size)s of the preliminary rounds play the final; they keep %(carry)s.") % {
+            "size": 4, "carry": say(language, "half of the preliminary points")}
+
     # --- registration on the public page, on a phone ---------------------------------------------
     phone = new_page(phone=True)
     register_url = f"{base}/events/{event.pk}/register/"
@@ -144,20 +164,26 @@ def test_a_championship_day_of_24_players_in_the_console(asgi_server, new_page, 
         phone.goto(register_url)
         visits.check(phone)
         assert "Gasthaus Zur Post" in phone.inner_text("#event-facts")
+        assert phone.inner_text("#event-facts #final-rule") == final_rule("en")  # the format says it
         phone.fill("#id_name", name)
         phone.fill("#id_contact", f"{name.split()[0].lower()}@example.org")
         click_and_wait(phone, "#register")
         visits.check(phone, "registered")
         assert re.search(r"/withdraw/[\w-]{30,}/$", phone.inner_text("#withdraw-link"))
     phone.goto(register_url)
+    # A form as on the console: each label above its input, the input as wide as the form.
+    label, field, form = (phone.locator(selector).bounding_box()
+                          for selector in ("label[for=id_name]", "#id_name", "#register-form"))
+    assert label["y"] + label["height"] <= field["y"] and field["width"] >= form["width"] - 2
     visits.photograph(phone, "en", "register")
-    in_other_languages("register", register_url)
+
+    def states_the_final(other, language: str) -> None:
+        assert other.inner_text("#event-facts #final-rule") == final_rule(language)
+
+    in_other_languages("register", register_url, states_the_final)
     assert Registration.objects.filter(event=event, status="registered").count() == 4
 
     # --- the console: confirm, match or create, check in -------------------------------------------
-    desk = new_page()
-    log_in(desk, base, "meister", "meister-pw")
-    visits.check(desk)
     desk.goto(f"{base}/console/events/{event.pk}/registrations/")
     visits.check(desk)
     for registration in Registration.objects.filter(event=event).order_by("pk"):
@@ -210,15 +236,6 @@ def test_a_championship_day_of_24_players_in_the_console(asgi_server, new_page, 
     visits.check(desk, "all here")
     field = set(Attendance.objects.filter(event=event, present=True).values_list("player_id", flat=True))
     assert len(field) == 24
-
-    # --- the final: the top four, half of the preliminary points carried over ------------------------
-    desk.goto(f"{base}/console/events/{event.pk}/edit/")
-    visits.check(desk)
-    desk.fill("#id_final_size", "4")
-    desk.select_option("#id_final_carry", "half")
-    click_and_wait(desk, "#event-form button[type=submit]")
-    assert desk.is_visible("#final-rule")
-    visits.check(desk)
 
     # --- three preliminary rounds: varied, varied, by standings --------------------------------------
     # Round 1's totals are 20 apart, rounds 2 and 3 add less than 10 each: every preliminary total
