@@ -327,7 +327,7 @@ def test_a_championship_day_of_24_players_in_the_console(asgi_server, new_page, 
         assert text.index("Final ranking") < text.index("Preliminary ranking")
         visits.photograph(desk, "en", name)
 
-        def apart(other, language, url=url):
+        def apart(other, language, shown=shown):
             shown_there = other.eval_on_selector_all("#final-standings tbody tr",
                                                      "rows => rows.map(r => Number(r.dataset.player))")
             assert shown_there == shown

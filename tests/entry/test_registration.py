@@ -223,6 +223,6 @@ def test_the_public_page_states_the_final_in_the_format(event, carry, kept):
     event.final_size, event.final_carry = 4, carry
     event.save()
     text = client.get(f"/events/{event.pk}/register/").content.decode()
-    facts = re.search(r'<dl class="facts" id="event-facts">(.*?)</dl>', text, re.S).group(1)
+    facts = re.search(r'<dl class="facts" id="event-facts">(.*?)</dl>', text, re.DOTALL).group(1)
     assert f'<span id="final-rule">The top 4 of the preliminary rounds play the final; they keep {kept}.</span>' \
         in facts
