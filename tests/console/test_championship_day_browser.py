@@ -143,6 +143,8 @@ def test_a_championship_day_of_24_players_in_the_console(asgi_server, new_page, 
 
     # --- the format: a final of the top four, half of the preliminary points carried over ------------
     desk = new_page()
+    desk.goto(f"{base}/accounts/login/")
+    visits.check(desk)
     log_in(desk, base, "meister", "meister-pw")
     visits.check(desk)
     desk.goto(f"{base}/console/events/{event.pk}/edit/")
