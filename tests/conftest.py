@@ -27,6 +27,7 @@ SLOW_FILES = {  # seconds per file, from a full run's --durations (2 cores)
     "tests/console/test_entry_browser.py": 50,  # registration, an import and the clock in one walk
     "tests/api/test_generated_client.py": 60,  # two generated clients, tsc twice, a live evening
     "tests/people/test_player_evening_browser.py": 60,  # a player's evening, his pages in three languages
+    "tests/console/test_championship_day_browser.py": 70,  # 24 players, four rounds, key pages in three languages
 }
 
 

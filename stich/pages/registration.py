@@ -21,6 +21,7 @@ from tournaments import policy
 from tournaments.entry import registration as registrations
 from tournaments.errors import DomainError, NotFound
 from tournaments.models import Event
+from tournaments.standings.display import final_rule
 
 
 class RegisterForm(forms.Form):
@@ -51,7 +52,7 @@ def _event(request, pk: int) -> Event:
 
 def _context(event: Event, form) -> dict:
     return {"event": event, "form": form, "game_name": GAMES[event.game].name,
-            "format_name": Event.Format(event.format).label, "listed": registrations.public_list(event)}
+            "format_name": Event.Format(event.format).label, "final_rule": final_rule(event), "listed": registrations.public_list(event)}
 
 
 @never_cache

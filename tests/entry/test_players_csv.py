@@ -170,3 +170,23 @@ def test_the_console_previews_then_imports(club, world):
     done = client.post(f"/console/events/{event.pk}/players/import/",
                        {"text": text, "confirm": "1", "line-4": str(koeln.pk)})
     assert done.status_code == 302 and Player.objects.count() == count + 2
+
+
+def test_an_error_names_the_column_as_the_file_does(club, world):
+    """The API keeps the column's key; the console names the column as the file's first line does
+    (a Finnish file says "Nimi" and "Seura", not the keys "name" and "club")."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    text = f"NIMI;Seura\r\n;{club.name}\r\nSøren Ähnlich;Ei seuraa\r\n"
+    errors = {row.number: [(e.column, e.reason, e.heading) for e in row.errors]
+              for row in players_csv.preview(data=text, club=club, clubs=[club]).rows}
+    assert errors == {2: [("name", "empty_name", "NIMI")], 3: [("club", "unknown_club", "Seura")]}
+    client = Client()
+    client.force_login(world.club_organiser)
+    page = client.post(f"/console/events/{world.events['mu'].pk}/players/import/",
+                       {"file": SimpleUploadedFile("pelaajat.csv", text.encode("utf-8"), content_type="text/csv")},
+                       HTTP_ACCEPT_LANGUAGE="en")
+    html = page.content.decode()
+    assert page.status_code == 200 and html.count('data-fate="error"') == 2
+    assert "column “NIMI”:" in html and "column “Seura”:" in html
+    assert "“name”" not in html and "“club”" not in html

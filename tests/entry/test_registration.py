@@ -212,3 +212,17 @@ def test_the_console_confirms_matches_and_checks_in(event, world):
     organiser.post(f"/console/registrations/{same.pk}/withdraw/")
     same.refresh_from_db()
     assert same.status == "withdrawn"
+
+
+@pytest.mark.parametrize(("carry", "kept"), [("half", "half of the preliminary points"),
+                                             ("none", "none of the preliminary points")])
+def test_the_public_page_states_the_final_in_the_format(event, carry, kept):
+    """A championship with a final says so where the registration page gives the format."""
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    assert 'id="final-rule"' not in client.get(f"/events/{event.pk}/register/").content.decode()
+    event.final_size, event.final_carry = 4, carry
+    event.save()
+    text = client.get(f"/events/{event.pk}/register/").content.decode()
+    facts = re.search(r'<dl class="facts" id="event-facts">(.*?)</dl>', text, re.DOTALL).group(1)
+    assert f'<span id="final-rule">The top 4 of the preliminary rounds play the final; they keep {kept}.</span>' \
+        in facts

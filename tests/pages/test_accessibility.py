@@ -60,6 +60,7 @@ NOT_PAGES = {
     "console:registration_match": "a POST from the registrations page",
     "console:registration_check_in": "a POST from the registrations page",
     "console:round_clock": "a POST from the round page",
+    "console:seating_script_remove": "a POST from the seating-script page",
     "sheet:table_clock": "the sheet's clock as JSON (read by static/stich/clock.js)",
     # Django's own account pages beyond the login: no link of the site leads there (accounts are
     # made by the organisers and staff, passwords changed in the admin).
@@ -129,6 +130,7 @@ PAGES = {
     "console:series": lambda w: [("console-series", f"/console/series/{w.series.pk}/")],
     "console:registrations": lambda w: [("console-registrations", f"/console/events/{w.evening.pk}/registrations/")],
     "console:players_import": lambda w: [("console-players-import", f"/console/events/{w.evening.pk}/players/import/")],
+    "console:seating_script": lambda w: [("console-seating-script", f"/console/events/{w.evening.pk}/seating-script/")],
     "pages:register": lambda w: [("register", f"/events/{w.evening.pk}/register/")],
     "pages:withdraw": lambda w: [("withdraw", f"/withdraw/{w.registration.token}/")],
 }

@@ -44,6 +44,7 @@ from ..standings.display import (
     METRIC_LABELS,
     METRIC_SHORT,
     TABLE_STATE_LABELS,
+    final_rule,
     hands_text,
     money,
     number,
@@ -266,10 +267,6 @@ def event_detail(request, pk: int):
     })
 
 
-CARRY_WORDS = {"none": gettext_lazy("none of the preliminary points"), "half": gettext_lazy("half of the preliminary points"),
-               "all": gettext_lazy("all of the preliminary points")}
-
-
 def final_context(document: dict, names: dict, event: Event) -> dict | None:
     """The final stage as the console shows it: the rule in words and, once a final round has
     tables, the final ranking (the standings below are then the preliminary ones)."""
@@ -277,8 +274,7 @@ def final_context(document: dict, names: dict, event: Event) -> dict | None:
         return None
     final = document.get("final")
     return {
-        "rule": _("The top %(size)s of the preliminary rounds play the final; they keep %(carry)s.")
-        % {"size": event.final_size, "carry": CARRY_WORDS[event.final_carry]},
+        "rule": final_rule(event),
         "metric": METRIC_LABELS.get(event_metric(event), event_metric(event)),
         "rows": [{**row, "name": names.get(row["player"], row["name"]), "final": number(row["final"]),
                   "carried": number(row["carried"]), "points": number(row["points"])}

@@ -68,9 +68,10 @@ class Reason:
 
 @dataclass
 class RowError:
-    column: str
+    column: str  # the column's key: name, club, distinction, initials_only
     reason: str
     message: str
+    heading: str = ""  # the column as the file's first line names it ("Nimi", "Verein"), for people
 
 
 @dataclass
@@ -130,7 +131,7 @@ def _column(header: str) -> str | None:
     return next((name for name, words in COLUMNS.items() if folded in words), None)
 
 
-def _reading(text: str) -> tuple[list[tuple[int, dict]], str]:
+def _reading(text: str) -> tuple[list[tuple[int, dict]], str, dict[str, str]]:
     text = text.lstrip("\ufeff")
     if "\x00" in text:
         raise Invalid("the file holds a NUL character: not a CSV file", code=Error.BAD_FILE, field="file")
@@ -147,6 +148,10 @@ def _reading(text: str) -> tuple[list[tuple[int, dict]], str]:
     if "name" not in columns:
         raise Invalid("the first line names the columns, one of them the name (name, Name, nimi)",
                       code=Error.BAD_FILE, field="file")
+    headings = {}
+    for column, cell in zip(columns, header):
+        if column and column not in headings:
+            headings[column] = cell.strip()
     rows = []
     for number, cells in lines[1:]:
         if not any(cell.strip() for cell in cells):
@@ -158,7 +163,7 @@ def _reading(text: str) -> tuple[list[tuple[int, dict]], str]:
         rows.append((number, values))
     if len(rows) > MAX_ROWS:
         raise Invalid(f"at most {MAX_ROWS} players at a time", code=Error.BAD_FILE, field="file")
-    return rows, delimiter
+    return rows, delimiter, headings
 
 
 def preview(*, data: bytes | str, club: Club, clubs) -> Preview:
@@ -169,7 +174,11 @@ def preview(*, data: bytes | str, club: Club, clubs) -> Preview:
         text, encoding = data, "text"
     else:
         text, encoding = decode(data)
-    lines, delimiter = _reading(text)
+    lines, delimiter, headings = _reading(text)
+
+    def error(column: str, reason: str, message: str) -> RowError:
+        return RowError(column, reason, message, headings.get(column) or column)
+
     by_name = {folded_name(c.name): c for c in clubs}
     rows: list[Row] = []
     seen: dict[tuple, int] = {}
@@ -180,23 +189,23 @@ def preview(*, data: bytes | str, club: Club, clubs) -> Preview:
                   initials_only=folded_name(values.get("initials_only", "")) in YES)
         rows.append(row)
         if not row.name:
-            row.errors.append(RowError("name", Reason.EMPTY_NAME, "the name is empty"))
+            row.errors.append(error("name", Reason.EMPTY_NAME, "the name is empty"))
         elif len(row.name) > NAME_MAX:
-            row.errors.append(RowError("name", Reason.TOO_LONG, f"the name is longer than {NAME_MAX} characters"))
+            row.errors.append(error("name", Reason.TOO_LONG, f"the name is longer than {NAME_MAX} characters"))
         if len(row.distinction) > DISTINCTION_MAX:
-            row.errors.append(RowError("distinction", Reason.TOO_LONG,
-                                       f"longer than {DISTINCTION_MAX} characters"))
+            row.errors.append(error("distinction", Reason.TOO_LONG,
+                                    f"longer than {DISTINCTION_MAX} characters"))
         row.club = by_name.get(folded_name(club_text)) if club_text else club
         if row.club is None:
-            row.errors.append(RowError("club", Reason.UNKNOWN_CLUB,
-                                       f"no club {club_text!r} among the clubs you organise"))
+            row.errors.append(error("club", Reason.UNKNOWN_CLUB,
+                                    f"no club {club_text!r} among the clubs you organise"))
         if row.errors:
             row.fate = Fate.ERROR
             continue
         key = (folded_name(row.name), row.club.pk, folded_name(row.distinction))
         if key in seen:
             row.fate = Fate.ERROR
-            row.errors.append(RowError("name", Reason.DUPLICATE_ROW, f"the same player as line {seen[key]}"))
+            row.errors.append(error("name", Reason.DUPLICATE_ROW, f"the same player as line {seen[key]}"))
             continue
         seen[key] = number
         same = same_name(row.club, row.name)

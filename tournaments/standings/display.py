@@ -54,6 +54,19 @@ def number(value) -> str:
     return formats.number_format(Decimal(text), decimal_pos=len(text.split(".")[1]), use_l10n=True)
 
 
+CARRY_WORDS = {"none": gettext_lazy("none of the preliminary points"), "half": gettext_lazy("half of the preliminary points"),
+               "all": gettext_lazy("all of the preliminary points")}
+
+
+def final_rule(event) -> str:
+    """The event's final stage in words (the console's rules, the public registration page's
+    format), or "" without one."""
+    if not event.final_size:
+        return ""
+    return gettext("The top %(size)s of the preliminary rounds play the final; they keep %(carry)s.") % {
+        "size": event.final_size, "carry": CARRY_WORDS[event.final_carry]}
+
+
 def money(cents: int) -> str:
     return formats.number_format(Decimal(cents) / 100, decimal_pos=2, use_l10n=True) + "\u00a0€"
 
