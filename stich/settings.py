@@ -282,6 +282,7 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # A registration's status: its own enumeration beside a session's (both members named "status").
     "ENUM_NAME_OVERRIDES": {"RegistrationStatusEnum": "tournaments.models.Registration.Status",
+                            "GameEnum": "games.catalog.GAME_CHOICES",  # an event's game and a season's games
                             "StatusEnum": "tournaments.models.Session.Status"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -17,7 +17,7 @@ from rest_framework.decorators import action
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
-from games.catalog import GAMES
+from games.catalog import GAME_CHOICES, GAMES
 from games.openapi import error_responses
 
 from .. import services
@@ -54,7 +54,7 @@ class SeriesSerializer(serializers.ModelSerializer):
                                           max_value=SERIES_OPTION_BOUNDS["min_events"][1], default=1,
                                           help_text="Players with fewer events are listed unranked after the others.")
     games = serializers.ListField(
-        child=serializers.ChoiceField(choices=sorted(GAMES)), required=False, default=list, max_length=len(GAMES),
+        child=serializers.ChoiceField(choices=GAME_CHOICES), required=False, default=list, max_length=len(GAMES),
         help_text="A season over several games: the games whose events count, e.g. [\"mu\", \"maumau\"] "
                   "(game among them; placement or table scoring). Empty: only game.")
     aggregate = serializers.ChoiceField(
