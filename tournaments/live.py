@@ -101,25 +101,46 @@ def bump_version(event_id: int) -> int | None:
     """The event's next version (None when the cache cannot be reached). A version that the cache
     lost (Redis restarted empty) starts again from the clock in milliseconds, so it never goes back
     to a number a process may still hold a fragment of."""
+    return bump_versions([event_id]).get(event_id)
+
+
+def bump_versions(event_ids: list[int]) -> dict[int, int]:
+    """``bump_version`` of each event, in one round trip to Redis (a hand in an event of a series
+    moves its siblings' versions too); empty when the cache cannot be reached."""
     def bump():
-        key = _version_key(event_id)
         backend = caches[DEFAULT_CACHE_ALIAS]
         if isinstance(backend, RedisCache):
-            # One round trip on the hand's commit path (Django's add and incr take three): made from
-            # the clock when missing, then counted on. Django's Redis cache stores integers as they
-            # are, so ``cache.get`` reads what INCR wrote.
-            stored = backend.make_and_validate_key(key)
-            with backend._cache.get_client(stored, write=True).pipeline(transaction=True) as pipe:
-                pipe.set(stored, int(time.time() * 1000), ex=VERSION_SECONDS, nx=True)
-                pipe.incr(stored)
-                return pipe.execute()[1]
-        cache.add(key, int(time.time() * 1000), VERSION_SECONDS)
-        try:
-            return cache.incr(key)
-        except ValueError:  # expired between the two: start again
+            # One round trip on the hand's commit path (Django's add and incr take three per
+            # event): each made from the clock when missing, then counted on. Django's Redis cache
+            # stores integers as they are, so ``cache.get`` reads what INCR wrote.
+            now = int(time.time() * 1000)
+            with _redis_client(backend).pipeline(transaction=True) as pipe:
+                for event_id in event_ids:
+                    stored = backend.make_and_validate_key(_version_key(event_id))
+                    pipe.set(stored, now, ex=VERSION_SECONDS, nx=True)
+                    pipe.incr(stored)
+                return dict(zip(event_ids, pipe.execute()[1::2]))
+        versions = {}
+        for event_id in event_ids:
+            key = _version_key(event_id)
             cache.add(key, int(time.time() * 1000), VERSION_SECONDS)
-            return cache.incr(key)
-    return _cache_call(bump)
+            try:
+                versions[event_id] = cache.incr(key)
+            except ValueError:  # expired between the two: start again
+                cache.add(key, int(time.time() * 1000), VERSION_SECONDS)
+                versions[event_id] = cache.incr(key)
+        return versions
+    return _cache_call(bump, {}) if event_ids else {}
+
+
+def _redis_client(backend: RedisCache):
+    """The Redis client of ``backend``'s primary server, made once per backend (Django's
+    ``get_client`` builds a new client, with its table of reply callbacks, at every call; the
+    connection pool under it is the same)."""
+    client = getattr(backend, "_live_client", None)
+    if client is None:
+        client = backend._live_client = backend._cache.get_client(write=True)
+    return client
 
 
 def _ratings_key(game: str) -> str:
@@ -229,9 +250,20 @@ def announce(event_id: int, *, public: bool) -> None:
     waiting (``_Sender``). The in-memory layer (one process: ``runserver``, tests) is sent to at
     once, on the caller's loop.
     """
-    # The version is bumped here, at once (after the change's commit, before anything else reads
+    announce_all({event_id: public})
+
+
+def announce_all(events: dict[int, bool]) -> None:
+    """``announce`` each event (event id -> whether the public hears of it), their versions
+    bumped in one round trip to the cache."""
+    # The versions are bumped here, at once (after the change's commit, before anything else reads
     # the pages): a page read after the write never finds the fragments of the version before it.
-    version = bump_version(event_id)
+    versions = bump_versions(list(events))
+    for event_id, public in events.items():
+        _tell(event_id, public, versions.get(event_id))
+
+
+def _tell(event_id: int, public: bool, version: int | None) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
@@ -307,18 +339,19 @@ _sender = _Sender()
 
 
 @receiver(table_results_changed, dispatch_uid="live_table_results_changed")
-def _table_results_changed(sender, event_id: int, table_id: int, held: bool, **kwargs) -> None:
-    announce(event_id, public=not held)
-    if not held:
+def _table_results_changed(sender, event_id: int, table_id: int, held: bool, series_id: int | None,
+                           **kwargs) -> None:
+    events = {event_id: not held}
+    if not held and series_id is not None:
         # The room screens of the other events of its series show the series' top, which this
         # hand may move: their versions move too.
-        for other in _series_siblings(event_id):
-            announce(other, public=True)
+        events.update(dict.fromkeys(_series_siblings(series_id, event_id), True))
+    announce_all(events)
 
 
-def _series_siblings(event_id: int) -> list[int]:
-    """The other events of the event's series (none when it counts for no series). One query."""
-    return list(Event.objects.filter(series__events=event_id).exclude(pk=event_id).values_list("pk", flat=True))
+def _series_siblings(series_id: int, event_id: int) -> list[int]:
+    """The other events of the series. One query."""
+    return list(Event.objects.filter(series=series_id).exclude(pk=event_id).values_list("pk", flat=True))
 
 
 @receiver(event_shown_changed, dispatch_uid="live_event_shown_changed")

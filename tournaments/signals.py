@@ -23,8 +23,9 @@ session_result_changing = Signal()
 results_visibility_changing = Signal()
 
 # A table's hands changed (a hand stored, corrected or voided). Sent with ``event_id``,
-# ``table_id``, ``session_id`` and ``held`` (whether its round's results are held back from the
-# public): live pages refresh on it.
+# ``table_id``, ``session_id``, ``held`` (whether its round's results are held back from the
+# public) and ``series_id`` (the series the event counts for, read after the table's lock, or
+# None): live pages refresh on it.
 table_results_changed = Signal()
 
 # The kept public standings of series must be computed again: their sync requests were committed
@@ -51,9 +52,10 @@ def announce_results_visibility_changed(event_id: int) -> None:
     transaction.on_commit(lambda: results_visibility_changed.send(sender=None, event_id=event_id))
 
 
-def announce_table_results_changed(*, event_id: int, table_id: int, session_id: int, held: bool) -> None:
+def announce_table_results_changed(*, event_id: int, table_id: int, session_id: int, held: bool,
+                                   series_id: int | None) -> None:
     transaction.on_commit(lambda: table_results_changed.send(
-        sender=None, event_id=event_id, table_id=table_id, session_id=session_id, held=held,
+        sender=None, event_id=event_id, table_id=table_id, session_id=session_id, held=held, series_id=series_id,
     ))
 
 

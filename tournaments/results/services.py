@@ -338,7 +338,7 @@ def _store(session: Session, outcome: Outcome, *, new: tuple[Hand, HandVersion] 
         if changes:
             series_outbox.request_for_events([event_id])  # its series, read after the table's lock
     announce_table_results_changed(event_id=event_id, table_id=table.pk, session_id=session.pk,
-                                   held=table.round.results_held)
+                                   held=table.round.results_held, series_id=table.round.event.series_id)
     if outcome.transfers is not None:
         _store_transfers(session, outcome.transfers)
     if outcome.result_changed:
@@ -586,7 +586,7 @@ def hand_dispute(*, hand: Hand, seat: int | None, reason: str, by_user=None, via
                      before={"disputed": False}, after={"disputed": True}, data=_named(seat, player))
         table = hand.session.table
         announce_table_results_changed(event_id=table.round.event_id, table_id=table.pk, session_id=hand.session_id,
-                                       held=table.round.results_held)
+                                       held=table.round.results_held, series_id=table.round.event.series_id)
         return hand_receipt(hand, hand.session)
 
 

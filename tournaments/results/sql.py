@@ -168,16 +168,19 @@ def _players(value) -> tuple[int, ...]:
 
 @lru_cache(maxsize=8)
 def _state_sql(key: bool, vendor: str = "postgresql") -> str:
-    """Every lookup by an index: the table's seated players, the latest session by (table,
-    number), its latest hand by (session, number) = the session's kept hand count (slots have no
-    gaps), the unconfirmed ones and the voided ones by their partial indexes, the submission under
-    an Idempotency-Key by (table, key)."""
+    """Every lookup by an index: the table's seated players, its event's series, the latest
+    session by (table, number), its latest hand by (session, number) = the session's kept hand
+    count (slots have no gaps), the unconfirmed ones and the voided ones by their partial indexes,
+    the submission under an Idempotency-Key by (table, key)."""
     table, seat, session, hand = Table._meta.db_table, Seat._meta.db_table, Session._meta.db_table, Hand._meta.db_table
+    round_, event = Round._meta.db_table, Event._meta.db_table
     columns = [f"s.{c}" for c in _SESSION_COLUMNS] + [f"h.{c}" for c in _HAND_COLUMNS]
     if key:
         columns += [f"k.{c}" for c in _KEY_COLUMNS]
     return (
-        f"SELECT {_seated_sql(vendor, seat)}, {', '.join(columns)}, "
+        f"SELECT {_seated_sql(vendor, seat)}, "
+        f"(SELECT e.series_id FROM {round_} r JOIN {event} e ON e.id = r.event_id WHERE r.id = t.round_id), "
+        f"{', '.join(columns)}, "
         f"(SELECT COUNT(*) FROM {hand} v WHERE v.session_id = s.id AND v.voided), "
         f"(SELECT COUNT(*) FROM {hand} w WHERE w.session_id = s.id AND w.unconfirmed) FROM {table} t "
         f"LEFT JOIN {session} s ON s.table_id = t.id "
@@ -192,19 +195,21 @@ def table_state(table: Table, key: str | None = None) -> TableState:
     """What a submission needs of ``table`` (locked by ``lock_table`` in this transaction): its
     seat count, its current session, that session's latest hand, how many of its hands are voided
     and how many wait for a confirmation, and the submission stored under ``key`` (an
-    Idempotency-Key), if any."""
+    Idempotency-Key), if any. The event's series is read here, after the lock (a move of the event
+    to or from a series locks its tables first), and set on ``table.round.event``."""
     db = _db()
     with _cursor(db) as cursor:
         cursor.execute(_state_sql(key is not None, db.vendor), [table.pk] if key is None else [key, table.pk])
         rest = cursor.fetchone()
-    players = _players(rest[0])
-    seats, session_values = len(players), rest[1:1 + len(_SESSION_COLUMNS)]
-    hand_values = rest[1 + len(_SESSION_COLUMNS):1 + len(_SESSION_COLUMNS) + len(_HAND_COLUMNS)]
+    players, series_id = _players(rest[0]), rest[1]
+    table.round.event.series_id = series_id
+    seats, session_values = len(players), rest[2:2 + len(_SESSION_COLUMNS)]
+    hand_values = rest[2 + len(_SESSION_COLUMNS):2 + len(_SESSION_COLUMNS) + len(_HAND_COLUMNS)]
     session = None if session_values[0] is None else load(Session, _SESSION_COLUMNS, session_values, db)
     last = None if hand_values[0] is None else load(Hand, _HAND_COLUMNS, hand_values, db)
     earlier = None
     if key is not None:
-        start = 1 + len(_SESSION_COLUMNS) + len(_HAND_COLUMNS)
+        start = 2 + len(_SESSION_COLUMNS) + len(_HAND_COLUMNS)
         key_values = rest[start:start + len(_KEY_COLUMNS)]
         earlier = None if key_values[0] is None else load(IdempotentSubmission, _KEY_COLUMNS, key_values, db)
     if session is not None:
