@@ -110,16 +110,12 @@ def bump_versions(event_ids: list[int]) -> dict[int, int]:
     def bump():
         backend = caches[DEFAULT_CACHE_ALIAS]
         if isinstance(backend, RedisCache):
-            # One round trip on the hand's commit path (Django's add and incr take three per
-            # event): each made from the clock when missing, then counted on. Django's Redis cache
-            # stores integers as they are, so ``cache.get`` reads what INCR wrote.
-            now = int(time.time() * 1000)
-            with _redis_client(backend).pipeline(transaction=True) as pipe:
-                for event_id in event_ids:
-                    stored = backend.make_and_validate_key(_version_key(event_id))
-                    pipe.set(stored, now, ex=VERSION_SECONDS, nx=True)
-                    pipe.incr(stored)
-                return dict(zip(event_ids, pipe.execute()[1::2]))
+            # One command on the hand's commit path (Django's add and incr take three round trips
+            # per event). Django's Redis cache stores integers as they are, so ``cache.get``
+            # reads what INCR wrote.
+            keys = [backend.make_and_validate_key(_version_key(event_id)) for event_id in event_ids]
+            versions = _bump_script(backend)(keys=keys, args=[int(time.time() * 1000), VERSION_SECONDS])
+            return dict(zip(event_ids, versions))
         versions = {}
         for event_id in event_ids:
             key = _version_key(event_id)
@@ -133,14 +129,26 @@ def bump_versions(event_ids: list[int]) -> dict[int, int]:
     return _cache_call(bump, {}) if event_ids else {}
 
 
-def _redis_client(backend: RedisCache):
-    """The Redis client of ``backend``'s primary server, made once per backend (Django's
+# Each key's version made from the clock when missing (with its expiry), then counted on: what
+# ``cache.add`` and ``cache.incr`` do, run by Redis as one command for all the keys.
+_BUMP = """
+local versions = {}
+for i, key in ipairs(KEYS) do
+    redis.call('SET', key, ARGV[1], 'EX', ARGV[2], 'NX')
+    versions[i] = redis.call('INCR', key)
+end
+return versions
+"""
+
+
+def _bump_script(backend: RedisCache):
+    """``_BUMP`` on ``backend``'s primary server, registered once per backend (Django's
     ``get_client`` builds a new client, with its table of reply callbacks, at every call; the
     connection pool under it is the same)."""
-    client = getattr(backend, "_live_client", None)
-    if client is None:
-        client = backend._live_client = backend._cache.get_client(write=True)
-    return client
+    script = getattr(backend, "_live_bump", None)
+    if script is None:
+        script = backend._live_bump = backend._cache.get_client(write=True).register_script(_BUMP)
+    return script
 
 
 def _ratings_key(game: str) -> str:

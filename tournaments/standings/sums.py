@@ -46,14 +46,18 @@ def changes_cte(vendor: str, quote, rows: int) -> str:
 
 
 def changes_params(vendor: str, changes: list[tuple[int, tuple]]) -> list:
-    """The parameters of ``changes_cte``: bigint arrays on PostgreSQL (psycopg's ``Int8``, so that
-    their type does not follow the size of the values: one prepared statement), else the rows."""
+    """The parameters of ``changes_cte``: bigint arrays on PostgreSQL, each sent as its text
+    (``{1,-2,3}``, cast by the statement: one type whatever the values, so one prepared statement,
+    and no adaptation of each element in Python), else the rows."""
     if vendor == "postgresql":
-        from psycopg.types.numeric import Int8
-
-        return [[Int8(player) for player, _ in changes],
-                *([Int8(change[index]) for _, change in changes] for index in range(len(FIELDS)))]
+        return [_array([player for player, _ in changes]),
+                *(_array([change[index] for _, change in changes]) for index in range(len(FIELDS)))]
     return [value for player, change in changes for value in (player, *change)]
+
+
+def _array(values: list[int]) -> str:
+    """A PostgreSQL array's text of integers."""
+    return "{" + ",".join(map(str, map(int, values))) + "}"
 
 
 def upsert_sql(table: str, quote, *, per_event: bool = False) -> str:
