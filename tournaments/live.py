@@ -1,4 +1,5 @@
-"""Server push for the live pages: the room screen, the public event page and the console's board.
+"""Server push for the live pages: the room screen, the public event page, the console's board and
+the series pages.
 
 When a table's results change (``signals.table_results_changed``, sent on commit after a hand is
 stored, corrected or voided), a round is held back or released
@@ -12,16 +13,23 @@ the public one hears of changes the public can see (not of hands in a held-back 
 organisers' one of every change.
 
 Pages are fed, not refetched: the live regions a page asks for when it connects
-(``?push=screen`` or ``?push=standings,rounds``, with ``lang=``) are public fragments, rendered
-once per (event, audience, version, language) whatever the number of screens (``fragment``:
-this process's memo, then the shared cache, then one renderer across the processes, the others
-waiting for its answer), and sent in the message; the page (static/stich/live.js) puts them in
-place without a request. Regions that are not pushed (other pages of a long list, the console's
-board) are fetched with the version, and the same cache answers them. The renderers are the
-public pages' (``settings.LIVE_FRAGMENTS``: the pages app sits above this one). Rendering happens
-after the commit, in the live process that sends (never inside a hand's transaction), and a cache
-or channel layer that cannot be reached costs freshness only, never the write: the pages then
-render without the cache and poll.
+(``?push=screen`` or ``?push=standings,rounds``, with ``lang=``) are fragments of one audience —
+the public's, or the event's organisers' (the console's board, ``?push=board:<round>``, sent to
+their sockets only) —, rendered once per (event, audience, version, language, page) whatever the
+number of screens (``fragment``: this process's memo, then the shared cache, then one renderer
+across the processes, the others waiting for its answer), and sent in the message; the page
+(static/stich/live.js) puts them in place without a request. Regions that are not pushed (other
+pages of a long list) are fetched with the version, and the same cache answers them. The
+renderers are the pages' and the console's (``settings.LIVE_FRAGMENTS``,
+``LIVE_ORGANISER_FRAGMENTS``, ``LIVE_SERIES_FRAGMENTS``: those apps sit above this one).
+Rendering happens after the commit, in the live process that sends (never inside a hand's
+transaction), and a cache or channel layer that cannot be reached costs freshness only, never the
+write: the pages then render without the cache and poll.
+
+A series has a version of its own (``announce_series``), bumped when a write that may move its
+public standings commits its sync request (``signals.series_sync_requested``) and when one of its
+events announces a change; its pages' standings are rendered once per (series, version, language,
+page) (``series_fragment``) and sent to the sockets of the series' own group (``series_group``).
 """
 from __future__ import annotations
 
