@@ -102,7 +102,7 @@ def test_the_forms_around_the_board_carry_the_readers_token_and_work(world):
     client = logged_in(world.organiser, enforce_csrf_checks=True)
     page = client.get(f"/console/rounds/{round_.pk}/").content.decode()
     board = client.get(f"/console/rounds/{round_.pk}/?fragment=board")
-    hold = re.search(r'<section class="panel" id="hold">.*?</section>', page, re.S).group(0)
+    hold = re.search(r'<section class="panel" id="hold">.*?</section>', page, re.DOTALL).group(0)
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', hold).group(1)
     assert client.post(f"/console/rounds/{round_.pk}/hold/", {"held": "1"}).status_code == 403  # no token: refused
     answer = client.post(f"/console/rounds/{round_.pk}/hold/", {"held": "1", "reason": "prizes",

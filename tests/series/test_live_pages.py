@@ -181,12 +181,13 @@ def test_what_the_events_announce_moves_the_series_pages(world, season):
 def test_the_series_pages_answer_without_the_cache(world, season, settings, monkeypatch):
     """A cache (Redis) that cannot be reached costs the series pages their cache, never an answer."""
     from django.core.cache import cache
+    from redis.exceptions import ConnectionError as RedisConnectionError
 
     from tournaments import live
 
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                                    "LOCATION": "redis://127.0.0.1:9/0", "OPTIONS": {"socket_connect_timeout": 0.5}}}
-    with pytest.raises(Exception):
+    with pytest.raises(RedisConnectionError):
         cache.get("anything")
     monkeypatch.setattr(live, "_cache_down_until", 0.0)
     _hand(world, world.events["mu"].rounds.get(number=1).tables.order_by("number").first())

@@ -26,10 +26,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from games.catalog import GAMES
@@ -54,7 +52,12 @@ from ..standings.display import (
     number,
     progress_text,
 )
-from ..standings.selectors import event_money, present_players, standings_document, start_numbers
+from ..standings.selectors import (
+    event_money,
+    present_players,
+    standings_document,
+    start_numbers,
+)
 from ..standings.tables import tables_progress
 from .forms import (
     CorrectForm,
