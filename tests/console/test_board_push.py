@@ -204,3 +204,24 @@ def test_the_organisers_screens_are_fed_the_board_once_per_version_and_language(
     response = logged_in(world.organiser).get(f"/console/rounds/{round_.pk}/?fragment=board")
     assert response.content.decode() == board and int(response["X-Live-Version"]) == fed[0]["version"]
     assert len(counted) == 5  # served from the cache the sockets filled
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_board_answers_without_the_cache(world, settings, monkeypatch):
+    """A cache (Redis) that cannot be reached costs the board its cache, never an answer."""
+    from django.core.cache import cache
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    from tournaments import live
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": "redis://127.0.0.1:9/0", "OPTIONS": {"socket_connect_timeout": 0.5}}}
+    with pytest.raises(RedisConnectionError):
+        cache.get("anything")
+    monkeypatch.setattr(live, "_cache_down_until", 0.0)
+    round_ = world.events["mu"].rounds.get(number=1)
+    client = logged_in(world.organiser)
+    board = client.get(f"/console/rounds/{round_.pk}/?fragment=board")
+    assert board.status_code == 200 and "X-Live-Version" not in board and 'data-table="1"' in board.content.decode()
+    page = client.get(f"/console/rounds/{round_.pk}/")
+    assert page.status_code == 200 and 'data-live-version=""' in page.content.decode()
