@@ -230,14 +230,16 @@ def pool_scales(games: Iterable[str]) -> dict[str, Scale]:
     never a fit. Until the writer has fitted the scale of a block just reached (a recompute, a
     pool that just grew by a block) the pages keep the pool's last fitted scale; a pool never
     fitted (or a cache emptied, or unreachable) has the prior's cautious scale
-    (``calibration.PRIOR_SCALE``) until the writer's next sync or the catch-up."""
+    (``calibration.PRIOR_SCALE``) until the writer's next sync or the catch-up. The pools' sizes
+    are read only for the games whose scale the cache holds (an empty pool has the prior's scale
+    whatever the cache says): none when the cache is down."""
     games = list(games)
-    sizes = _pool_sizes(games)
     try:
-        known = cache.get_many([f"chance-scale-now:{game}" for game in games if game in sizes])
+        known = cache.get_many([f"chance-scale-now:{game}" for game in games])
     except Exception:  # the shared cache is down: the page shows the prior scale's chances
         logger.warning("the chances' scales could not be read from the cache", exc_info=True)
         known = {}
+    sizes = _pool_sizes([game for game in games if f"chance-scale-now:{game}" in known]) if known else {}
     result = {}
     for game in games:
         found = known.get(f"chance-scale-now:{game}")
@@ -318,7 +320,8 @@ def tables_outlook(tables: Iterable[Table], *, game: str | None = None) -> dict[
     """The outlook of each table of 2 to 6 seated players (others are left out), by table id.
 
     Two queries whatever the number of tables (the rating history, ``_history``; the current
-    ratings), one for the pools' scales, and one more for the seats unless they are prefetched
+    ratings, unless every table's latest session is rated), one for the pools' scales (none when
+    the cache holds none), and one more for the seats unless they are prefetched
     (``Prefetch("seats")``). ``game``: the tables' game when they are of one event (else read from
     ``table.round.event``).
     """
@@ -353,24 +356,33 @@ def tables_outlook(tables: Iterable[Table], *, game: str | None = None) -> dict[
         if row.table_id in seats:
             own.setdefault(row.table_id, {}).setdefault(row.session_id, []).append(row)
         by_player.setdefault((row.player_id, row.game), []).append(row)
-    wanted = {player for seated in seats.values() for _, player in seated}
+    needed = provisional_sessions()
+
+    order = list(seats)
+    scales = pool_scales({games[table_id] for table_id in order})
+    # Each table's latest rated session with all its players, if it has one: its chances are read
+    # from the history; the others' from the ratings when they were published, the current ones
+    # of the players not rated since (one query, none when every table has played and been rated).
+    latest_of: dict[int, list[_Row] | None] = {}
+    for table_id in order:
+        sessions = sorted(own.get(table_id, {}).values(), key=lambda session_rows: session_rows[0].position)
+        latest = sessions[-1] if sessions else None
+        players = {player for _, player in seats[table_id]}
+        latest_of[table_id] = sessions if latest is not None and players <= {row.player_id for row in latest} else None
+    wanted = {player for table_id in order if latest_of[table_id] is None for _, player in seats[table_id]}
     current = {
         (player, rated_game): (mu, sigma, sessions)
         for player, rated_game, mu, sigma, sessions in Rating.objects.filter(player__in=wanted).values_list(
             "player", "game", "mu", "sigma", "sessions"
         )
-    }
-    needed = provisional_sessions()
-
-    order = list(seats)
-    scales = pool_scales({games[table_id] for table_id in order})
+    } if wanted else {}
     ratings, bases, seasoned = [], [], []
     for table_id in order:
         table, players = by_id[table_id], [player for _, player in seats[table_id]]
-        sessions = sorted(own.get(table_id, {}).values(), key=lambda session_rows: session_rows[0].position)
-        latest = sessions[-1] if sessions else None
-        at_latest = {row.player_id: row for row in latest} if latest else {}
-        if latest is not None and all(player in at_latest for player in players):
+        sessions = latest_of[table_id]
+        if sessions is not None:
+            latest = sessions[-1]
+            at_latest = {row.player_id: row for row in latest}
             # The chances of the latest rated session: the ratings from when it could first be
             # predicted (the table's publication, or the end of the table's session before it).
             start = sessions[-2][0].finished_at if len(sessions) > 1 else table.created_at

@@ -378,6 +378,16 @@ LIVE_FRAGMENTS = {
     "standings": "stich.pages.views.standings_fragment",
     "rounds": "stich.pages.views.rounds_fragment",
 }
+# The same for the event's organisers (renderer(event_id, page=): the console's board, its page
+# the round) and for the series pages (renderer(series_id, page=): the public standings, its page
+# the window of event columns).
+LIVE_ORGANISER_FRAGMENTS = {
+    "board": "tournaments.console.views.board_fragment",
+}
+LIVE_SERIES_FRAGMENTS = {
+    "standings": "stich.pages.series.standings_fragment",
+    "screen": "stich.pages.series.screen_fragment",
+}
 
 # Planning every round of a fixed roster at once (the console's plan of an event) searches
 # for at most this many seconds, unless it reaches the lower bound of repeats first.

@@ -1,4 +1,5 @@
-"""Server push for the live pages: the room screen, the public event page and the console's board.
+"""Server push for the live pages: the room screen, the public event page, the console's board and
+the series pages.
 
 When a table's results change (``signals.table_results_changed``, sent on commit after a hand is
 stored, corrected or voided), a round is held back or released
@@ -12,16 +13,23 @@ the public one hears of changes the public can see (not of hands in a held-back 
 organisers' one of every change.
 
 Pages are fed, not refetched: the live regions a page asks for when it connects
-(``?push=screen`` or ``?push=standings,rounds``, with ``lang=``) are public fragments, rendered
-once per (event, audience, version, language) whatever the number of screens (``fragment``:
-this process's memo, then the shared cache, then one renderer across the processes, the others
-waiting for its answer), and sent in the message; the page (static/stich/live.js) puts them in
-place without a request. Regions that are not pushed (other pages of a long list, the console's
-board) are fetched with the version, and the same cache answers them. The renderers are the
-public pages' (``settings.LIVE_FRAGMENTS``: the pages app sits above this one). Rendering happens
-after the commit, in the live process that sends (never inside a hand's transaction), and a cache
-or channel layer that cannot be reached costs freshness only, never the write: the pages then
-render without the cache and poll.
+(``?push=screen`` or ``?push=standings,rounds``, with ``lang=``) are fragments of one audience —
+the public's, or the event's organisers' (the console's board, ``?push=board:<round>``, sent to
+their sockets only) —, rendered once per (event, audience, version, language, page) whatever the
+number of screens (``fragment``: this process's memo, then the shared cache, then one renderer
+across the processes, the others waiting for its answer), and sent in the message; the page
+(static/stich/live.js) puts them in place without a request. Regions that are not pushed (other
+pages of a long list) are fetched with the version, and the same cache answers them. The
+renderers are the pages' and the console's (``settings.LIVE_FRAGMENTS``,
+``LIVE_ORGANISER_FRAGMENTS``, ``LIVE_SERIES_FRAGMENTS``: those apps sit above this one).
+Rendering happens after the commit, in the live process that sends (never inside a hand's
+transaction), and a cache or channel layer that cannot be reached costs freshness only, never the
+write: the pages then render without the cache and poll.
+
+A series has a version of its own (``announce_series``), bumped when a write that may move its
+public standings commits its sync request (``signals.series_sync_requested``) and when one of its
+events announces a change; its pages' standings are rendered once per (series, version, language,
+page) (``series_fragment``) and sent to the sockets of the series' own group (``series_group``).
 """
 from __future__ import annotations
 
@@ -33,6 +41,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
+from functools import partial
 from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
@@ -55,6 +64,7 @@ from .models import Event
 from .signals import (
     event_shown_changed,
     results_visibility_changed,
+    series_sync_requested,
     table_results_changed,
 )
 
@@ -97,36 +107,39 @@ def _version_key(event_id: int) -> str:
     return f"live:version:{event_id}"
 
 
-def bump_version(event_id: int) -> int | None:
-    """The event's next version (None when the cache cannot be reached). A version that the cache
-    lost (Redis restarted empty) starts again from the clock in milliseconds, so it never goes back
-    to a number a process may still hold a fragment of."""
-    return bump_versions([event_id]).get(event_id)
+def _series_version_key(series_id: int) -> str:
+    return f"live:series-version:{series_id}"
 
 
-def bump_versions(event_ids: list[int]) -> dict[int, int]:
-    """``bump_version`` of each event, in one round trip to Redis (a hand in an event of a series
-    moves its siblings' versions too); empty when the cache cannot be reached."""
+def _bump(key: str) -> int | None:
+    """The next value of the version counter ``key`` (None when the cache cannot be reached). A
+    version that the cache lost (Redis restarted empty) starts again from the clock in
+    milliseconds, so it never goes back to a number a process may still hold a fragment of."""
+    return _bump_all([key]).get(key)
+
+
+def _bump_all(keys: list[str]) -> dict[str, int]:
+    """``_bump`` of each key, in one round trip to Redis (a hand in an event of a series moves the
+    versions of the series' other events too); empty when the cache cannot be reached."""
     def bump():
         backend = caches[DEFAULT_CACHE_ALIAS]
         if isinstance(backend, RedisCache):
             # One command on the hand's commit path (Django's add and incr take three round trips
-            # per event). Django's Redis cache stores integers as they are, so ``cache.get``
-            # reads what INCR wrote.
-            keys = [backend.make_and_validate_key(_version_key(event_id)) for event_id in event_ids]
-            versions = _bump_script(backend)(keys=keys, args=[int(time.time() * 1000), VERSION_SECONDS])
-            return dict(zip(event_ids, versions))
+            # per key). Django's Redis cache stores integers as they are, so ``cache.get`` reads
+            # what INCR wrote.
+            stored = [backend.make_and_validate_key(key) for key in keys]
+            versions = _bump_script(backend)(keys=stored, args=[int(time.time() * 1000), VERSION_SECONDS])
+            return dict(zip(keys, versions))
         versions = {}
-        for event_id in event_ids:
-            key = _version_key(event_id)
+        for key in keys:
             cache.add(key, int(time.time() * 1000), VERSION_SECONDS)
             try:
-                versions[event_id] = cache.incr(key)
+                versions[key] = cache.incr(key)
             except ValueError:  # expired between the two: start again
                 cache.add(key, int(time.time() * 1000), VERSION_SECONDS)
-                versions[event_id] = cache.incr(key)
+                versions[key] = cache.incr(key)
         return versions
-    return _cache_call(bump, {}) if event_ids else {}
+    return _cache_call(bump, {}) if keys else {}
 
 
 # Each key's version made from the clock when missing (with its expiry), then counted on: what
@@ -151,6 +164,28 @@ def _bump_script(backend: RedisCache):
     return script
 
 
+def _current(key: str) -> int | None:
+    """The version counter ``key`` now (made when missing), or None when the cache cannot be reached."""
+    def read():
+        found = cache.get(key)
+        if found is None:
+            cache.add(key, int(time.time() * 1000), VERSION_SECONDS)
+            found = cache.get(key)
+        return found
+    return _cache_call(read)
+
+
+def bump_version(event_id: int) -> int | None:
+    """The event's next version (None when the cache cannot be reached)."""
+    return _bump(_version_key(event_id))
+
+
+def bump_series_version(series_id: int) -> int | None:
+    """The series' next version (None when the cache cannot be reached): its pages' fragments
+    (the series' public standings) are cached by it."""
+    return _bump(_series_version_key(series_id))
+
+
 def _ratings_key(game: str) -> str:
     return f"live:ratings:{game}"
 
@@ -168,25 +203,36 @@ def ratings_changed(game: str) -> None:
 
 def current_version(event_id: int) -> int | None:
     """The event's version now (made when it has none), or None when the cache cannot be reached."""
-    def read():
-        key = _version_key(event_id)
-        found = cache.get(key)
-        if found is None:
-            cache.add(key, int(time.time() * 1000), VERSION_SECONDS)
-            found = cache.get(key)
-        return found
-    return _cache_call(read)
+    return _current(_version_key(event_id))
 
 
-def fragment_names() -> set[str]:
-    """The fragments a page may ask to be pushed: the public pages' live regions."""
-    return set(getattr(settings, "LIVE_FRAGMENTS", {}))
+def current_series_version(series_id: int) -> int | None:
+    """The series' version now (made when it has none), or None when the cache cannot be reached."""
+    return _current(_series_version_key(series_id))
 
 
-def render_fragment(event_id: int, name: str, *, page: int = 1) -> str | None:
-    """The fragment ``name`` of the event as the public sees it now (None: the public does not see
-    the event), rendered by the pages' renderer in the active language."""
-    return import_string(settings.LIVE_FRAGMENTS[name])(event_id, page=page)
+SERIES = "series"  # the series' pages: their fragments are public, cached by the series' version
+
+# The renderers of the live regions, by audience (dotted paths in the settings: the pages and the
+# console sit above this module): each takes the event's (or series') id and a page, and answers
+# None when that audience does not see it.
+_REGISTRIES = {PUBLIC: "LIVE_FRAGMENTS", ORGANISERS: "LIVE_ORGANISER_FRAGMENTS", SERIES: "LIVE_SERIES_FRAGMENTS"}
+# The page a pushed fragment is of when the page names none (``?push=name``); None: it must name
+# one (the console's board names its round, ``board:<round id>``).
+DEFAULT_PAGE = {PUBLIC: 1, ORGANISERS: None, SERIES: 0}
+
+
+def fragment_names(audience: str = PUBLIC) -> set[str]:
+    """The fragments a page may ask to be pushed to ``audience``: the public pages' live regions,
+    the console's (``ORGANISERS``) or the series pages' (``SERIES``)."""
+    return set(getattr(settings, _REGISTRIES[audience], {}))
+
+
+def render_fragment(subject_id: int, name: str, *, page: int = 1, audience: str = PUBLIC) -> str | None:
+    """The fragment ``name`` of the event (or series, for ``SERIES``) as ``audience`` sees it now
+    (None: it does not see it), rendered by its renderer in the active language. ``page``: the
+    region's page (the console's board: its round)."""
+    return import_string(getattr(settings, _REGISTRIES[audience])[name])(subject_id, page=page)
 
 
 def fragment(event_id: int, name: str, *, language: str, game: str, version: int | None = None, page: int = 1,
@@ -195,16 +241,40 @@ def fragment(event_id: int, name: str, *, language: str, game: str, version: int
     it for this (event, audience, version, the ratings of its ``game``, language, page), else
     rendered here, once across the processes (the first takes a lock, the others wait for its
     answer up to ``RENDER_WAIT_SECONDS``). ``version``: the event's current one unless given.
-    Without the cache it is rendered here. ``render()``: the renderer (the public's fragment
+    Without the cache it is rendered here. ``render()``: the renderer (``audience``'s fragment
     ``name`` unless given). Every input of the HTML is in the key: what the event's writes change
     (the version), the win chances (the game's ratings, ``ratings_changed``), the language, the
-    audience and the page; the renderers read nothing else (no user, no clock)."""
+    audience and the page; the renderers read nothing else (no user, no clock: a fragment of the
+    organisers is what every organiser of the event sees, ``policy.event_organisers``)."""
     if render is None:
         def render():
-            return render_fragment(event_id, name, page=page)
+            return render_fragment(event_id, name, page=page, audience=audience)
     if version is None:
         version = current_version(event_id)
+    return _cached(f"live:fragment:{event_id}:{audience}", name, page, language=language, version=version,
+                   game=game, render=render)
 
+
+def series_fragment(series_id: int, name: str, *, language: str, version: int | None = None, page: int = 0,
+                    render=None) -> tuple[str | None, int | None]:
+    """A series page's fragment (its public standings) and the version it belongs to, as
+    ``fragment`` for an event: cached by (series, version, language, page), rendered once across
+    the processes. The series' version moves with every change of what its pages show
+    (``announce_series``)."""
+    if render is None:
+        def render():
+            return render_fragment(series_id, name, page=page, audience=SERIES)
+    if version is None:
+        version = current_series_version(series_id)
+    return _cached(f"live:series-fragment:{series_id}", name, page, language=language, version=version,
+                   game=None, render=render)
+
+
+def _cached(prefix: str, name: str, page: int, *, language: str, version: int | None, game: str | None,
+            render) -> tuple[str | None, int | None]:
+    """``render()`` in ``language``, from the shared cache under ``prefix``, the version, the game's
+    ratings (none for ``game=None``), the language, ``name`` and ``page``; rendered and stored
+    once across the processes when missing."""
     def rendered():
         with translation.override(language):
             return render()
@@ -215,10 +285,10 @@ def fragment(event_id: int, name: str, *, language: str, game: str, version: int
         # perhaps never to be (the version is bumped at their commit): such a fragment is neither
         # shared nor read from the cache, whose fragments may predate those writes.
         return rendered(), version
-    ratings = _cache_call(lambda: cache.get(_ratings_key(game), 0), None)
+    ratings = 0 if game is None else _cache_call(lambda: cache.get(_ratings_key(game), 0), None)
     if ratings is None:
         return rendered(), version
-    key = f"live:fragment:{event_id}:{audience}:{version}:{ratings}:{language}:{name}:{page}"
+    key = f"{prefix}:{version}:{ratings}:{language}:{name}:{page}"
     missing = object()
     found = _cache_call(lambda: cache.get(key, missing), missing)
     if found is not missing:
@@ -243,10 +313,17 @@ def organisers_group(event_id: int) -> str:
     return f"event-{event_id}-organisers"
 
 
-# Announcements of one event within this many seconds go out as one message (per web process):
-# a room of 30 tables storing hands at once makes every live page refresh a few times a second at
-# most, not once per hand, and the write that caused it never waits for Redis.
+def series_group(series_id: int) -> str:
+    """The group of the series pages' sockets that asked for its fragments (``?push=``)."""
+    return f"series-{series_id}"
+
+
+# Announcements of one event (or series) within this many seconds go out as one message (per web
+# process): a room of 30 tables storing hands at once makes every live page refresh a few times a
+# second at most, not once per hand, and the write that caused it never waits for Redis.
 COALESCE_SECONDS = 0.1
+
+EVENT, SERIES_KIND = "event", "series"  # what an announcement is of: (kind, id)
 
 
 def announce(event_id: int, *, public: bool) -> None:
@@ -266,23 +343,30 @@ def announce_all(events: dict[int, bool]) -> None:
     bumped in one round trip to the cache."""
     # The versions are bumped here, at once (after the change's commit, before anything else reads
     # the pages): a page read after the write never finds the fragments of the version before it.
-    versions = bump_versions(list(events))
+    versions = _bump_all([_version_key(event_id) for event_id in events])
     for event_id, public in events.items():
-        _tell(event_id, public, versions.get(event_id))
+        _send((EVENT, event_id), public, versions.get(_version_key(event_id)))
 
 
-def _tell(event_id: int, public: bool, version: int | None) -> None:
+def announce_series(series_id: int) -> None:
+    """Tell the series' pages that what they show may have changed (its public standings): its
+    version is bumped at once, as an event's, and the sockets that asked for its fragments get
+    them (``series_group``)."""
+    _send((SERIES_KIND, series_id), True, bump_series_version(series_id))
+
+
+def _send(target: tuple[str, int], public: bool, version: int | None) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
         if isinstance(layer, InMemoryChannelLayer):
-            for group in _groups(event_id, public):
-                async_to_sync(layer.group_send)(group, _message(event_id, version))
+            for group in _target_groups(target, public):
+                async_to_sync(layer.group_send)(group, _target_message(target, version))
         else:
-            _sender.send(layer, event_id, public, version)
+            _sender.send(layer, target, public, version)
     except Exception:  # noqa: BLE001 - the channel layer's failures are many (Redis down, loop closed)
-        log.exception("could not announce the results of event %s to its live pages", event_id)
+        log.exception("could not announce the changes of %s %s to its live pages", *target)
 
 
 def _message(event_id: int, version: int | None = None) -> dict:
@@ -295,23 +379,41 @@ def _message(event_id: int, version: int | None = None) -> dict:
     return message
 
 
+def _series_message(series_id: int, version: int | None = None) -> dict:
+    """As ``_message``, for the series' own group: ``version`` is the series'."""
+    message = {"type": "series.changed", "series": series_id, "id": uuid.uuid4().hex}
+    if version is not None:
+        message["version"] = version
+    return message
+
+
+def _target_message(target: tuple[str, int], version: int | None) -> dict:
+    kind, subject = target
+    return _message(subject, version) if kind == EVENT else _series_message(subject, version)
+
+
 def _groups(event_id: int, public: bool) -> list[str]:
     return [organisers_group(event_id)] + ([public_group(event_id)] if public else [])
+
+
+def _target_groups(target: tuple[str, int], public: bool) -> list[str]:
+    kind, subject = target
+    return _groups(subject, public) if kind == EVENT else [series_group(subject)]
 
 
 class _Sender:
     """One event loop per process, on a daemon thread, that sends the announcements of the
     process's synchronous code (WSGI workers, Celery tasks): the layer's connections stay open
     between sends (``async_to_sync`` would start a loop, a thread and a connection for every one),
-    and the announcements of an event within ``COALESCE_SECONDS`` go out once. Started at the
-    first send, and again in a forked child."""
+    and the announcements of an event (or series) within ``COALESCE_SECONDS`` go out once. Started
+    at the first send, and again in a forked child."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pid: int | None = None
-        # event -> whether the public hears it too, and the newest version bumped (None: unknown)
-        self._pending: dict[int, tuple[bool, int | None]] = {}
+        # (kind, id) -> whether the public hears it too, and the newest version bumped (None: unknown)
+        self._pending: dict[tuple[str, int], tuple[bool, int | None]] = {}
 
     def loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
@@ -321,26 +423,26 @@ class _Sender:
                 self._loop, self._pid, self._pending = loop, os.getpid(), {}
             return self._loop
 
-    def send(self, layer, event_id: int, public: bool, version: int | None = None) -> None:
+    def send(self, layer, target: tuple[str, int], public: bool, version: int | None = None) -> None:
         loop = self.loop()
         with self._lock:
-            if event_id in self._pending:
+            if target in self._pending:
                 # Already on its way: this change rides along (no wake-up of the loop).
-                was_public, was = self._pending[event_id]
-                self._pending[event_id] = (was_public or public, max(was, version) if was and version else None)
+                was_public, was = self._pending[target]
+                self._pending[target] = (was_public or public, max(was, version) if was and version else None)
                 return
-            self._pending[event_id] = (public, version)
+            self._pending[target] = (public, version)
         loop.call_soon_threadsafe(
-            loop.call_later, COALESCE_SECONDS, lambda: loop.create_task(self._deliver(layer, event_id)))
+            loop.call_later, COALESCE_SECONDS, lambda: loop.create_task(self._deliver(layer, target)))
 
-    async def _deliver(self, layer, event_id: int) -> None:
+    async def _deliver(self, layer, target: tuple[str, int]) -> None:
         with self._lock:
-            public, version = self._pending.pop(event_id)
+            public, version = self._pending.pop(target)
         try:
-            for group in _groups(event_id, public):
-                await layer.group_send(group, _message(event_id, version))
+            for group in _target_groups(target, public):
+                await layer.group_send(group, _target_message(target, version))
         except Exception:  # noqa: BLE001 - as in announce()
-            log.exception("could not announce the results of event %s to its live pages", event_id)
+            log.exception("could not announce the changes of %s %s to its live pages", *target)
 
 
 _sender = _Sender()
@@ -352,7 +454,8 @@ def _table_results_changed(sender, event_id: int, table_id: int, held: bool, ser
     events = {event_id: not held}
     if not held and series_id is not None:
         # The room screens of the other events of its series show the series' top, which this
-        # hand may move: their versions move too.
+        # hand may move: their versions move too. (The series' own pages move with the hand's
+        # sync request: ``_series_sync_requested``.)
         events.update(dict.fromkeys(_series_siblings(series_id, event_id), True))
     announce_all(events)
 
@@ -365,11 +468,27 @@ def _series_siblings(series_id: int, event_id: int) -> list[int]:
 @receiver(event_shown_changed, dispatch_uid="live_event_shown_changed")
 def _event_shown_changed(sender, event_id: int, **kwargs) -> None:
     announce(event_id, public=True)
+    # What the event's pages show that its series' pages show too (its name and date in their
+    # columns, its players' names) moves the series' version.
+    series_id = Event.objects.filter(pk=event_id).values_list("series_id", flat=True).first()
+    if series_id is not None:
+        announce_series(series_id)
 
 
 @receiver(results_visibility_changed, dispatch_uid="live_results_visibility_changed")
 def _results_visibility_changed(sender, event_id: int, **kwargs) -> None:
     announce(event_id, public=True)
+
+
+@receiver(series_sync_requested, dispatch_uid="live_series_sync_requested")
+def _series_sync_requested(sender, series_ids: list[int], **kwargs) -> None:
+    """A write that may move the series' public standings committed its sync request
+    (``standings/outbox.py``: hands, holds and releases, events attached, moved, published or
+    redated, the series' scoring): the series' pages move now. Until the sync settles the request
+    their fragments are computed (``series_standings.kept_rows``), so the version of this moment
+    never shows the rows the request will replace; the sync itself changes nothing they show."""
+    for series_id in series_ids:
+        announce_series(series_id)
 
 
 # What a channel layer raises when its server cannot be reached (redis-py's errors, and the socket's).
@@ -436,45 +555,69 @@ class _LiveSocket(AsyncJsonWebsocketConsumer):
     _fragments: OrderedDict = OrderedDict()
     FRAGMENTS_KEPT = 200
 
-    def _asks(self) -> tuple[str, tuple[str, ...]]:
-        """The language and the fragments the page asked for in its URL (``?lang=de&push=screen``):
-        a language the site does not speak is its default one; unknown fragments are left out."""
+    def _asks(self, audiences: tuple[str, ...]) -> tuple[str, tuple[tuple[str, str, str, int], ...]]:
+        """The language and the fragments the page asked for in its URL (``?lang=de&push=screen``;
+        ``name:page`` for another page of a region, the console's board ``board:<round>``), as
+        (what the page called it, audience, name, page): a language the site does not speak is its
+        default one; unknown fragments are left out, four at most."""
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         language = (query.get("lang") or [""])[0].lower()
         if language not in {code for code, _ in settings.LANGUAGES}:
             language = settings.LANGUAGE_CODE
-        known = fragment_names()
-        names = [name for name in ",".join(query.get("push", [])).split(",") if name in known]
-        return language, tuple(sorted(set(names))[:4])
+        known = {name: audience for audience in reversed(audiences) for name in fragment_names(audience)}
+        wanted = []
+        for token in sorted(set(",".join(query.get("push", [])).split(","))):
+            name, colon, page = token.partition(":")
+            audience = known.get(name)
+            if audience is None:
+                continue
+            if colon:
+                if not (page.isdigit() and len(page) < 10):
+                    continue
+                page = int(page)
+            elif DEFAULT_PAGE[audience] is None:
+                continue
+            else:
+                page = DEFAULT_PAGE[audience]
+            wanted.append((token, audience, name, page))
+        return language, tuple(wanted[:4])
 
-    async def _pushed(self, event_id: int, version: int | None) -> dict[str, str]:
-        """The fragments this page asked for at ``version`` of the event (none without a version:
-        the page fetches them)."""
+    async def _pushed(self, subject_id: int, version: int | None, audiences: tuple[str, ...]) -> dict[str, str]:
+        """The fragments this page asked for at ``version`` of the event (or series), those of
+        ``audiences`` (the reader's: an organiser's fragment goes to his sockets only); none
+        without a version, or when one of them cannot be had: the page fetches them."""
         if version is None or not self.push:
             return {}
         found = {}
-        for name in self.push:
-            key = (event_id, name, version, self.language)  # (a memo of one message's moment)
+        for token, audience, name, page in self.push:
+            if audience not in audiences:
+                continue
+            key = (audience, subject_id, name, page, version, self.language)  # (a memo of one message's moment)
             task = self._fragments.get(key)
             if task is None or task.get_loop() is not asyncio.get_running_loop():
-                task = asyncio.ensure_future(database_sync_to_async(fragment)(
-                    event_id, name, language=self.language, game=self.game, version=version))
+                if audience == SERIES:
+                    read = partial(series_fragment, subject_id, name, language=self.language, version=version,
+                                   page=page)
+                else:
+                    read = partial(fragment, subject_id, name, language=self.language, game=self.game,
+                                   version=version, page=page, audience=audience)
+                task = asyncio.ensure_future(database_sync_to_async(read)())
                 self._fragments[key] = task
                 while len(self._fragments) > self.FRAGMENTS_KEPT:
                     self._fragments.popitem(last=False)
             try:
                 html, _ = await asyncio.shield(task)
             except Exception:  # noqa: BLE001 - a renderer that failed: the page fetches instead
-                log.exception("could not render the fragment %s of event %s", name, event_id)
+                log.exception("could not render the fragment %s of %s", name, self.what)
                 self._fragments.pop(key, None)
                 return {}
             if html is None:
                 return {}
-            found[name] = html
+            found[token] = html
         return found
 
     language = settings.LANGUAGE_CODE
-    push: tuple[str, ...] = ()
+    push: tuple[tuple[str, str, str, int], ...] = ()
     game = ""
 
     async def _join(self, groups) -> bool:
@@ -506,11 +649,15 @@ class _LiveSocket(AsyncJsonWebsocketConsumer):
                 continue  # the layer's own retries gave up: the next round tries again
             if lost:
                 log.warning("live socket of %s: Redis had lost its membership of %s; joined again", self.what, lost)
-                # An event socket names its event; a series socket's changes may be of any event.
                 try:
-                    await self.send_json({"type": "results_changed", "event": getattr(self, "event_id", None)})
+                    await self.send_json(self._lost_message())
                 except Exception:  # noqa: BLE001 - the socket closed meanwhile: nobody to tell
                     return
+
+    def _lost_message(self) -> dict:
+        """What the page is told when Redis lost its membership (it may have missed changes): a
+        message without a version, so it fetches."""
+        return {"type": "results_changed", "event": getattr(self, "event_id", None)}
 
     async def websocket_disconnect(self, message):
         if self._renewer is not None:
@@ -531,7 +678,8 @@ class _LiveSocket(AsyncJsonWebsocketConsumer):
 class EventConsumer(_LiveSocket):
     """``/ws/events/<id>/``: sends ``{"type": "results_changed", "event": id, "version": v}`` on every
     change the connected user may see, with ``"fragments": {name: html}`` when the page asked for
-    some (``?push=``: the public fragments, rendered once per version and language, ``fragment``).
+    some (``?push=``: the public fragments; for the event's organisers also theirs, the console's
+    board ``board:<round>``; rendered once per version, audience and language, ``fragment``).
     An event the user may not see is refused (closed with 4404).
 
     Who may see the event is asked again, of the one policy, before each message goes out: an
@@ -547,7 +695,7 @@ class EventConsumer(_LiveSocket):
     async def connect(self):
         self.event_id = int(self.scope["url_route"]["kwargs"]["event"])
         self.what = f"event {self.event_id}"
-        self.language, self.push = self._asks()
+        self.language, self.push = self._asks((PUBLIC, ORGANISERS))
         allowed, organiser = await database_sync_to_async(self._access)(self.scope.get("user"))
         if not allowed:
             await self.close(code=CLOSE_NOT_VISIBLE)
@@ -582,7 +730,7 @@ class EventConsumer(_LiveSocket):
         answer = {"type": "results_changed", "event": message["event"]}
         if version is not None:
             answer["version"] = version
-            fragments = await self._pushed(self.event_id, version)
+            fragments = await self._pushed(self.event_id, version, (PUBLIC, ORGANISERS) if organiser else (PUBLIC,))
             if fragments:
                 answer["fragments"] = fragments
         if self.group is not None:
@@ -590,22 +738,32 @@ class EventConsumer(_LiveSocket):
 
 
 class SeriesConsumer(_LiveSocket):
-    """``/ws/series/<id>/``: joins the group of each of the series' events the user sees (the
-    organisers' group of those he organises), so a series page hears every change that moves its
-    standings; sends what ``EventConsumer`` sends. A series the user may not see is refused (4404).
-    An event attached later is heard after the page reconnects (or by its poll).
+    """``/ws/series/<id>/``: a series page that asked for its fragments (``?push=standings``, the
+    series pages' public standings) joins the series' own group and gets
+    ``{"type": "series_changed", "series": id, "version": v, "fragments": {name: html}}`` whenever
+    they may have changed (``announce_series``: rendered once per series version and language,
+    ``series_fragment``). A socket that asked for none (an API client) joins the group of each of
+    the series' events the user sees (the organisers' group of those he organises), so it hears
+    every change that moves the standings he reads; it gets what ``EventConsumer`` sends, without
+    fragments. A series the user may not see is refused (4404). An event attached later is heard
+    after the page reconnects (or by its poll).
 
     As ``EventConsumer``: the policy is asked again before each message (a series or event no
     longer seen, or a changed role, closes the socket), client frames are ignored unread, and a
     channel layer that cannot be reached closes the socket with 4503.
     """
 
-    groups_joined: dict[int, str] | None = None  # event id -> the group joined for it
+    groups_joined: dict | None = None  # event id -> the group joined for it; "series" -> the series' own
 
     async def connect(self):
         self.series_id = int(self.scope["url_route"]["kwargs"]["series"])
         self.what = f"series {self.series_id}"
-        groups = await database_sync_to_async(self._groups)(self.scope.get("user"))
+        self.language, self.push = self._asks((SERIES,))
+        if self.push:
+            visible = await database_sync_to_async(self._visible)(self.scope.get("user"))
+            groups = {"series": series_group(self.series_id)} if visible else None
+        else:
+            groups = await database_sync_to_async(self._groups)(self.scope.get("user"))
         if groups is None:
             await self.close(code=CLOSE_NOT_VISIBLE)
             return
@@ -613,6 +771,9 @@ class SeriesConsumer(_LiveSocket):
             return
         self.groups_joined = groups
         await self.accept()
+
+    def _visible(self, user) -> bool:
+        return policy.Visibility(user).series().filter(pk=self.series_id).exists()
 
     def _groups(self, user) -> dict[int, str] | None:
         """The group of each event of the series the user sees now, or None for a series he does
@@ -626,6 +787,27 @@ class SeriesConsumer(_LiveSocket):
     async def disconnect(self, code):
         groups, self.groups_joined = self.groups_joined, None
         await self._leave((groups or {}).values())
+
+    def _lost_message(self) -> dict:
+        return {"type": "series_changed", "series": self.series_id}
+
+    async def series_changed(self, message):
+        """The series' pages may show something new: its fragments at the message's version."""
+        if self.groups_joined is None:  # closing
+            return
+        if not await self._decide(message, self.series_id, self._visible):
+            await self.disconnect(None)
+            await self.close(code=CLOSE_NOT_VISIBLE)
+            return
+        answer = {"type": "series_changed", "series": self.series_id}
+        version = message.get("version")
+        if version is not None:
+            answer["version"] = version
+            fragments = await self._pushed(self.series_id, version, (SERIES,))
+            if fragments:
+                answer["fragments"] = fragments
+        if self.groups_joined is not None:
+            await self.send_json(answer)
 
     async def results_changed(self, message):
         if self.groups_joined is None:  # closing

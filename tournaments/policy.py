@@ -13,6 +13,10 @@ rounds or names.
   real name is seen by staff, by the organisers of one of his clubs or of one of its events (they
   seat him and print the table cards) and by the player himself.
   Filters and ordering by name work on the shown name for everyone else.
+- The live pages render a fragment once per audience (``tournaments/live.py``): the public
+  (``public()``) or an event's organisers (``event_organisers``: what every one of them sees, so a
+  fragment shared between them shows no more than the least of them sees: the real names of
+  the players who show them and of the members of the event's club, whoever reads).
 
 **Changing.** The permissions are predicates registered with ``rules``, one name per act and
 Django's own names where Django has one (``tournaments.add_event``, ``change_event``,
@@ -658,6 +662,33 @@ class Visibility:
 
 def visibility(user) -> Visibility:
     return Visibility(user)
+
+
+class EventOrganisers:
+    """The organisers of one event as one audience: what each of them sees of the event (its held
+    rounds, its tables' score-sheet links), the players by the names all of them see. Every
+    organiser of the event (one of its own, one of its club's) sees the real names of the
+    players who show them and of the members of the event's club (``real_names_q``: the club
+    organises, or has events organised by him); staff and organisers who also organise a guest's
+    club see more elsewhere, not in a fragment they share with the others."""
+
+    staff = False
+
+    def __init__(self, event: Event) -> None:
+        self.event = event
+
+    def real_names_q(self) -> Q:
+        members = Membership.objects.filter(club=self.event.club_id, player=OuterRef("pk"))
+        return Q(initials_only=False, anonymised=False) | (Q(anonymised=False) & Exists(members))
+
+    def names(self, players) -> dict[int, str]:
+        """Player id → the name every organiser of the event sees, namesakes told apart."""
+        return shown_names(self, players)
+
+
+def event_organisers(event: Event) -> EventOrganisers:
+    """The audience of the fragments shared by the event's organisers (the console's board)."""
+    return EventOrganisers(event)
 
 
 def public() -> Visibility:

@@ -205,6 +205,9 @@ def player_join_club(*, player: Player, club: Club, by_user, via: str = "api") -
     if created:
         audit.record(actor=by_user, via=via, action=audit.Action.PLAYER_JOINED_CLUB, obj=player,
                      after={"club": club.pk})
+        # His clubs tell namesakes apart, and his real name shows to the organisers of his clubs'
+        # events (the console's board): the pages that show him move.
+        announce_event_shown_changed(*_events_seating(player))
     return membership
 
 
@@ -216,6 +219,7 @@ def player_leave_club(*, player: Player, club: Club, by_user, via: str = "api") 
     if deleted:
         audit.record(actor=by_user, via=via, action=audit.Action.PLAYER_LEFT_CLUB, obj=player,
                      before={"club": club.pk})
+        announce_event_shown_changed(*_events_seating(player))  # as player_join_club
 
 
 @transaction.atomic
@@ -621,6 +625,7 @@ def table_rotate_scorer_token(*, table: Table, by_user, via: str = "api") -> Tab
     # The secrets themselves stay out of the trail: a short hash tells the links apart.
     audit.record(actor=by_user, via=via, action=audit.Action.SCORER_LINK_ROTATED, obj=table,
                  event=table.round.event_id, before={"link": _link_id(old)}, after={"link": _link_id(table.scorer_token)})
+    announce_event_shown_changed(table.round.event_id)  # the console's board links the table's score sheet
     return table
 
 

@@ -3,11 +3,13 @@
    data-live-series="ID" instead, whenever one of the series' events changed (/ws/series/ID/).
 
    Fed, not refetched: a region with data-live-push="NAME" asks the socket for that fragment
-   (?push=NAME&lang=LANG); the server renders it once per change and language for every screen and
-   sends it in the message ({"type": "results_changed", "version": V, "fragments": {NAME: HTML}}),
+   (?push=NAME&lang=LANG; NAME:PAGE for another page of it, the console's board board:ROUND); the
+   server renders it once per change, audience and language for every screen and sends it in the
+   message ({"type": "results_changed", "version": V, "fragments": {NAME: HTML}}; a series page's
+   socket {"type": "series_changed", "series": ID, "version": V, ...} with the series' version),
    and the region's HTML is replaced with it, no request made. A region whose fragment the message
-   does not carry is fetched from its URL (the server answers from the same cache of the event's
-   version). data-live-version holds the version shown: an older answer never replaces a newer one.
+   does not carry is fetched from its URL (the server answers from the same cache of the version).
+   data-live-version holds the version shown: an older answer never replaces a newer one.
 
    When the socket is down, the regions are fetched every 20 seconds instead (the same cached
    fragments), and the socket reconnects after a pause that doubles up to 30 s, with a random part
@@ -73,7 +75,9 @@
   function received(event) {
     var message;
     try { message = JSON.parse(event.data); } catch (error) { soon(); return; }
-    var fragments = message.fragments || {}, version = message.version || 0;
+    // A series page's regions hold the series' version, which only its own messages carry.
+    var fragments = message.fragments || {};
+    var version = series && message.type !== "series_changed" ? 0 : message.version || 0;
     regions.forEach(function (region) {
       var name = region.getAttribute("data-live-push");
       if (name && typeof fragments[name] === "string") {

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from games.catalog import GAMES
-from tournaments import policy
+from tournaments import live, policy
 from tournaments.models import Player, Series
 from tournaments.standings.display import event_label, money, number, series_move
 from tournaments.standings.selectors import series_money
@@ -114,23 +118,74 @@ def money_rows(series: Series, user, standings: list[dict]) -> list[dict]:
             for player, values in sorted(found.items(), key=lambda item: (-item[1]["net"], names.get(item[0], "")))]
 
 
+# The series pages' live region (``settings.LIVE_SERIES_FRAGMENTS``), as ``tournaments.live``
+# renders it once per series version and language for every reader: the public standings, on the
+# page (``standings``, with the window ``page`` of event columns) or on the room screen (``screen``).
+
+def _render(series: Series, name: str, page: int, context: dict | None = None) -> str:
+    context = context if context is not None else series_context(series, page=page)
+    return render_to_string("pages/_series_standings.html", {**context, "screen": name == "screen"})
+
+
+def standings_fragment(series_id: int, page: int = 0) -> str | None:
+    series = public_series().filter(pk=series_id).first()
+    return None if series is None else _render(series, "standings", page)
+
+
+def screen_fragment(series_id: int, page: int = 0) -> str | None:
+    series = public_series().filter(pk=series_id).first()
+    return None if series is None else _render(series, "screen", 0)
+
+
+def _page_asked(value) -> int:
+    """The window of event columns asked for (``?page=``), as the cache names it (0: the latest)."""
+    try:
+        return min(max(int(value), 0), 10**6)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _fragment(series: Series, name: str, page: int, *, version=None, context=None) -> tuple[str, int | None]:
+    """The series' live region from the cache of its version (``tournaments.live.series_fragment``);
+    ``context``: the page's, read after ``version`` was."""
+    html, version = live.series_fragment(series.pk, name, language=get_language(), page=page, version=version,
+                                         render=lambda: _render(series, name, page, context))
+    return mark_safe(html or ""), version  # rendered by Django's templates, escaped there
+
+
+def _fragment_response(series: Series, name: str, page: int) -> HttpResponse:
+    html, version = _fragment(series, name, page)
+    response = HttpResponse(html)
+    if version is not None:
+        response["X-Live-Version"] = str(version)
+    return response
+
+
 def series_detail(request, pk: int):
+    """The series page: its standings are the live region, read from the cache of the series'
+    version (the same for every reader); the events and the money (the reader's own) around it."""
     series = get_object_or_404(public_series(), pk=pk)
-    context = series_context(series, page=request.GET.get("page"))
+    page = _page_asked(request.GET.get("page"))
     if request.GET.get("fragment") == "standings":
-        return render(request, "pages/_series_standings.html", context)
+        return _fragment_response(series, "standings", page)
+    version = live.current_series_version(series.pk)  # read before the data the region shows
+    context = series_context(series, page=page)
+    html, version = _fragment(series, "standings", context["page"], version=version, context=context)
     return render(request, "pages/series.html", {
-        **context, "money_rows": money_rows(series, request.user, context["standings"]),
+        **context, "standings_html": html, "live_version": version,
+        "money_rows": money_rows(series, request.user, context["standings"]),
         "games": [{"code": info.code, "name": info.name} for info in GAMES.values()]})
 
 
 def series_screen(request, pk: int):
     """The series' room screen: its standings in large type, kept up to date by server push."""
     series = get_object_or_404(public_series(), pk=pk)
-    context = {**series_context(series), "screen": True}
     if request.GET.get("fragment") == "standings":
-        return render(request, "pages/_series_standings.html", context)
-    return render(request, "pages/series_screen.html", context)
+        return _fragment_response(series, "screen", 0)
+    html, version = _fragment(series, "screen", 0)
+    return render(request, "pages/series_screen.html", {
+        "series": series, "game_name": " · ".join(GAMES[code].name for code in series.game_codes),
+        "standings_html": html, "live_version": version})
 
 
 def player_series(player: Player) -> list[dict]:

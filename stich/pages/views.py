@@ -11,10 +11,11 @@ from collections import defaultdict
 from datetime import datetime
 
 from django.core.paginator import Paginator
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
@@ -46,6 +47,7 @@ from tournaments.standings.display import (
 )
 from tournaments.standings.metrics import METRICS
 from tournaments.standings.selectors import (
+    SessionResult,
     event_money,
     player_session_results,
     session_results,
@@ -96,9 +98,11 @@ def standings_context(event: Event, visibility: policy.Visibility | None = None,
     metrics = document["metrics"]
     maumau = event.game == "maumau"
     names = {row["player"]: row["name"] for row in document["standings"]}  # namesakes told apart there
+    link = player_link()
     standings = [
         {
-            "rank": row["rank"], "player_id": row["player"], "name": names[row["player"]], "played": row["played"],
+            "rank": row["rank"], "player_id": row["player"], "url": link(row["player"]), "name": names[row["player"]],
+            "played": row["played"],
             "values": [{"name": name, "text": number(row[name])} for name in metrics],
             "cents": row.get("cents"), "money": money(row["cents"]) if maumau else "",
         }
@@ -159,66 +163,80 @@ def held_seating(event: Event, after: int | None = None) -> list[dict]:
 def rounds_context(event: Event, tables: int = 1) -> dict:
     """The event's public tables a page at a time (``tables``: the page), each with its sessions'
     totals and its chances, and the upset of the evening among them. A constant number of queries
-    whatever the number of rounds and sessions: the tables' page (two), their seats, sessions and
-    results, the names, and the ratings the chances read."""
-    # A page of the public tables (two queries: their count and the page), with their seats and
-    # sessions; their sessions' results are read once.
-    visible = policy.public().tables().filter(round__event=event).order_by("round__number", "number")
-    table_page = Paginator(visible.values_list("pk", flat=True), TABLES_PAGE).get_page(tables)
-    shown = list(table_page.object_list)
-    read = session_results(event, visibility=policy.public(), tables=shown) if shown else []
-    page_tables = (Table.objects.filter(pk__in=shown).select_related("round").order_by("round__number", "number")
-                   .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("position").select_related("player")),
-                                     Prefetch("sessions", queryset=Session.objects.order_by("number"))))
-    rounds = []
-    for table in page_tables:
-        if not rounds or rounds[-1].pk != table.round_id:
-            rounds.append(table.round)
-            table.round.shown_tables = []
-        rounds[-1].shown_tables.append(table)
+    whatever the number of rounds, sessions and the players' history: the tables' page (two: their
+    count with the held rounds', and the page with its rounds), their seats and sessions, the
+    names (two), the ratings the chances read (at most three) and the held rounds' seating (when
+    a round is held: three)."""
+    # One query counts the public tables and the rounds held back with tables (their seating is
+    # read only when there are some); a page past the last is the last.
+    counts = Table.objects.filter(round__event=event).aggregate(
+        shown=Count("pk", filter=Q(round__in=policy.public().rounds())),
+        held=Count("round", distinct=True, filter=Q(round__results_held=True)))
+    pages = max(1, -(-counts["shown"] // TABLES_PAGE))
+    shown_page = min(tables, pages)
+    shown_tables = list(
+        policy.public().tables().filter(round__event=event).select_related("round").order_by("round__number", "number")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("position")),
+                          Prefetch("sessions", queryset=Session.objects.order_by("number")))
+        [(shown_page - 1) * TABLES_PAGE:shown_page * TABLES_PAGE]) if counts["shown"] else []
+    # The sessions of a table the public sees are the public's (the policy's sessions are those of
+    # its rounds): read with the tables, not again (``session_results``' results, built here).
+    read = []  # the sessions not abandoned, in the order of the tables and their numbers
+    seated = {table.pk: [seat.player_id for seat in table.seats.all()] for table in shown_tables}
+    for table in shown_tables:
+        for session in table.sessions.all():
+            if session.status != Session.Status.ABANDONED:
+                read.append(SessionResult(session, seated[table.pk], list(session.totals) or [0] * len(seated[table.pk]),
+                                          session.hand_count))
     results = {result.session.pk: result for result in read}
-    players = {seat.player_id: seat.player for round_ in rounds for table in round_.shown_tables
-               for seat in table.seats.all()}
-    names = policy.public().names(players.values())  # the transfers' players sit at these tables
-    table_numbers = {table.pk: table.number for round_ in rounds for table in round_.shown_tables}
+    names = policy.public().names({player for players in seated.values() for player in players})
+    link = player_link()
+    hands_texts: dict[int, str] = {}
 
     round_views = []
-    for round_ in rounds:
-        table_views = []
-        for table in round_.shown_tables:
-            seats = list(table.seats.all())
-            sessions = []
-            for session in table.sessions.all():
-                result = results.get(session.pk)
-                hands = result.hands if result else 0
-                sessions.append({
-                    "session": session, "status": session.get_status_display(), "abandoned": result is None,
-                    "hands": hands, "hands_text": hands_text(event.game, hands),
-                    "totals": result.totals if result else None,
-                })
-            rows = [
-                {"player": seat.player, "name": names[seat.player_id], "totals": [
-                    number(s["totals"][index]) if s["totals"] is not None and index < len(s["totals"]) else "–"
-                    for s in sessions
-                ]}
-                for index, seat in enumerate(seats)
-            ]
-            table_views.append({"table": table, "sessions": sessions, "rows": rows})
-        round_views.append({"round": round_, "tables": table_views})
-    shown_tables = [t["table"] for r in round_views for t in r["tables"]]
+    for table in shown_tables:
+        if not round_views or round_views[-1]["round"].pk != table.round_id:
+            round_views.append({"round": table.round, "tables": []})
+        sessions = []
+        for session in table.sessions.all():
+            result = results.get(session.pk)
+            hands = result.hands if result else 0
+            if hands not in hands_texts:
+                hands_texts[hands] = hands_text(event.game, hands)
+            sessions.append({
+                "session": session, "status": session.get_status_display(), "abandoned": result is None,
+                "hands": hands, "hands_text": hands_texts[hands], "totals": result.totals if result else None,
+            })
+        rows = [
+            {"player_id": player, "url": link(player), "name": names[player], "totals": [
+                number(s["totals"][index]) if s["totals"] is not None and index < len(s["totals"]) else "–"
+                for s in sessions
+            ]}
+            for index, player in enumerate(seated[table.pk])
+        ]
+        round_views[-1]["tables"].append({"table": table, "sessions": sessions, "rows": rows})
     outlooks = tables_outlook(shown_tables, game=event.game)
     for r in round_views:
         for t in r["tables"]:
             t["outlook"] = outlook_view(outlooks.get(t["table"].pk), [row["name"] for row in t["rows"]])
-    tables_page = {"number": table_page.number, "pages": table_page.paginator.num_pages,
-                   "previous": table_page.previous_page_number() if table_page.has_previous() else None,
-                   "next": table_page.next_page_number() if table_page.has_next() else None,
-                   } if table_page.has_other_pages() else None
+    tables_page = {"number": shown_page, "pages": pages, "previous": shown_page - 1 if shown_page > 1 else None,
+                   "next": shown_page + 1 if shown_page < pages else None} if pages > 1 else None
     maumau = event.game == "maumau"
+    table_numbers = {table.pk: table.number for table in shown_tables}
     return {"rounds": round_views, "session_word": session_word(event.game), "tables_page": tables_page,
-            "upset": upset_view(shown_tables, outlooks, names), "held": held_seating(event),
+            "upset": upset_view(shown_tables, outlooks, names), "held": held_seating(event) if counts["held"] else [],
             "event": event, "maumau": maumau,
-            "series": money_views(event, read, names, players, table_numbers) if maumau else []}
+            "series": money_views(event, read, names, link, table_numbers) if maumau else []}
+
+
+_PLACEHOLDER = 2_147_483_647
+
+
+def player_link():
+    """``link(player_id)``: the player's page address, reversed once and the id put in (a page of
+    standings links a hundred players: ``{% url %}`` per row was a tenth of its rendering)."""
+    head, _, tail = reverse("pages:player", args=[_PLACEHOLDER]).partition(str(_PLACEHOLDER))
+    return lambda player_id: f"{head}{player_id}{tail}"
 
 
 # The public pages' live regions, as ``tournaments.live`` renders them once per version and language
@@ -259,12 +277,12 @@ def rounds_fragment(event_id: int, page: int = 1) -> str | None:
     return None if event is None else _render_rounds(event, page)
 
 
-def _fragment(request, event: Event, name: str, page: int) -> tuple[str, int | None]:
+def _fragment(request, event: Event, name: str, page: int, version: int | None = None) -> tuple[str, int | None]:
     """A live region of the event as the public sees it, from the cache of its version
     (``tournaments.live.fragment``): rendered once per change and language for every reader
-    (here with the event already read)."""
+    (here with the event already read). ``version``: the event's, when the caller read it."""
     html, version = live.fragment(event.pk, name, language=get_language(), game=event.game, page=page,
-                                  render=lambda: RENDERERS[name](event, page))
+                                  version=version, render=lambda: RENDERERS[name](event, page))
     return mark_safe(html or ""), version  # rendered by Django's templates, escaped there
 
 
@@ -288,21 +306,23 @@ def event_detail(request, pk: int):
     if fragment == "rounds":
         return _fragment_response(request, event, "rounds", tables)
     maumau = event.game == "maumau"
-    standings_html, version = _fragment(request, event, "standings", page)
-    rounds_html, _ = _fragment(request, event, "rounds", tables)
+    # The version read once for both regions (one round trip to the cache less).
+    standings_html, version = _fragment(request, event, "standings", page, live.current_version(event.pk))
+    rounds_html, _ = _fragment(request, event, "rounds", tables, version)
     return render(request, "pages/event.html", {
         "event": event, "maumau": maumau, "game_name": GAMES[event.game].name, "games": games(), "standings_html": standings_html, "rounds_html": rounds_html, "live_version": version,
         "standings_page_number": page if page > 1 else None, "tables_page_number": tables if tables > 1 else None,
     })
 
 
-def money_views(event: Event, read: list, names: dict, players: dict, table_numbers: dict) -> list[dict]:
-    """The Maumau transfers of the sessions read (``read``: those of the tables shown), per series."""
+def money_views(event: Event, read: list, names: dict, link, table_numbers: dict) -> list[dict]:
+    """The Maumau transfers of the sessions read (``read``: those of the tables shown), per series
+    (``link``: the players' page addresses, ``player_link``)."""
     money_document = event_money(event, visibility=policy.public(), results=read)
     return [{
         "session": series["session"], "round": series["round"], "table": table_numbers.get(series["table"]),
         "transfers": [
-            {"id": t["id"], "payer": players.get(t["from"]), "payee": players.get(t["to"]),
+            {"id": t["id"], "payer_url": link(t["from"]), "payee_url": link(t["to"]),
              "payer_name": names.get(t["from"]), "payee_name": names.get(t["to"]),
              "money": money(t["cents"]), "cents": t["cents"], "paid": t["paid"]}
             for t in series["transfers"]

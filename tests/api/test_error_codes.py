@@ -14,7 +14,7 @@ from games.rules import Code
 from tournaments.errors import ALIASES, CLASS_KINDS, Error, ImportCode, Kind, readme_with_tables
 
 from tests import openapi_check
-from tests.sources import parse
+from tests.sources import parse_files
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [path for folder in ("tournaments", "ratings", "stich", "games")
@@ -27,8 +27,8 @@ FROM_DRF = {Error.PARSE_ERROR, Error.AUTHENTICATION_FAILED, Error.METHOD_NOT_ALL
 
 def raises():
     """(where, class name, code member name or None) of every domain error built in the sources."""
-    for path in SOURCES:
-        for node in ast.walk(parse(path.read_text())):
+    for path, tree in parse_files(SOURCES).items():
+        for node in ast.walk(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) in CLASSES:
                 code = next((k.value for k in node.keywords if k.arg == "code"), None)
                 where = f"{path.relative_to(ROOT)}:{node.lineno}"
@@ -40,8 +40,8 @@ def raises():
 
 def members_used() -> set[str]:
     used = set()
-    for path in SOURCES:
-        for node in ast.walk(parse(path.read_text())):
+    for path, tree in parse_files(SOURCES).items():
+        for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "Error":
                 used.add(node.attr)
     return used
@@ -159,8 +159,8 @@ def test_every_api_module_documents_errors_with_the_one_helper():
     """No ``extend_schema(responses=...)`` names an error status itself: ``games.openapi.error_responses``
     gives each its description and shape."""
     found = []
-    for path in SOURCES:
-        for node in ast.walk(parse(path.read_text())):
+    for path, tree in parse_files(SOURCES).items():
+        for node in ast.walk(tree):
             if not (isinstance(node, ast.keyword) and node.arg == "responses" and isinstance(node.value, ast.Dict)):
                 continue
             for key in node.value.keys:

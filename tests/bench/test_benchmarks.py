@@ -65,3 +65,22 @@ def test_the_series_page_benchmark_reports_the_same_queries_for_a_long_season(ca
     assert figures["many"]["queries"] == figures["few"]["queries"]
     assert figures["ratio"] > 0
     assert "ratio 12 / 3 events" in capsys.readouterr().out
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_event_page_benchmark_measures_warm_cold_and_without_the_cache(capsys):
+    """A small evening and one of three times its rounds and history: the page's queries the same,
+    every figure measured, and every page answered with the cache unreachable (issue 37; the
+    figures of 150 sessions come from the full run)."""
+    from bench import event_page
+
+    figures = event_page.main(["--rounds", "2", "--tables", "3", "--history", "1", "--repeats", "4", "--chunk", "2"])
+    assert figures["queries_constant"]
+    for key in ("event", "big"):
+        entry = figures[key]
+        assert entry["warm_ms"] > 0 and entry["cold_ms"] > 0 and entry["api_ms"] > 0
+        assert entry["warm_queries"] <= entry["cold_queries"]
+    assert figures["down_statuses"] and set(figures["down_statuses"].values()) == {200}
+    assert not figures["down_cache"] and figures["down"]["warm_ms"] > 0
+    out = capsys.readouterr().out
+    assert "cache unreachable" in out and "ratio 3x rounds and history" in out

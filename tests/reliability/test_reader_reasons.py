@@ -14,7 +14,7 @@ from rest_framework.exceptions import APIException
 from games.parsers import MAX_DEPTH, JSONParser, read_json
 from games.refusals import Reason, Unreadable
 
-from tests.sources import parse
+from tests.sources import parse_files
 
 ROOT = Path(__file__).resolve().parents[2]
 BODIES = [
@@ -54,8 +54,7 @@ def test_nothing_below_the_handler_refuses_with_a_code_string():
     exception), never a string literal; games/parsers.py defines no DRF code of its own."""
     built = 0
     for folder in ("games", "tournaments", "ratings"):
-        for path in sorted((ROOT / folder).rglob("*.py")):
-            tree = parse(path.read_text())
+        for path, tree in parse_files(sorted((ROOT / folder).rglob("*.py"))).items():
             for node in ast.walk(tree):
                 if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("Unreadable", "Rejection"):
                     code = node.args[0 if node.func.id == "Unreadable" else 1]

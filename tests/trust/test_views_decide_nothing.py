@@ -58,8 +58,10 @@ def test_every_view_module_is_checked():
 # Attributes that decide who someone is or what he may do.
 FORBIDDEN_ATTRIBUTES = {"is_staff", "is_superuser", "has_perm", "has_perms", "compare_digest"}
 # The policy's own predicates: a view names a permission instead of calling them.
-POLICY_CALLS_ALLOWED = {"may", "visibility", "Visibility", "public", "Change", "Credentials", "Party", "Own",
-                        "acting_party", "scorer_table", "seat_of"}
+# (``public`` and ``event_organisers`` are audiences: what the public, or every organiser of an
+# event, sees; tournaments/live.py renders a fragment once per audience.)
+POLICY_CALLS_ALLOWED = {"may", "visibility", "Visibility", "public", "event_organisers", "Change", "Credentials",
+                        "Party", "Own", "acting_party", "scorer_table", "seat_of"}
 QUERY_METHODS = {"filter", "exclude", "get"}
 
 

@@ -20,19 +20,21 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from games.catalog import GAMES
 from games.messages import message as engine_message
 from games.rules import Code
 
-from .. import policy, services
+from .. import live, policy, services
 from ..draws import open_nights
 from ..draws import services as draws
 from ..errors import DomainError, Error, RecordRejected
@@ -50,7 +52,12 @@ from ..standings.display import (
     number,
     progress_text,
 )
-from ..standings.selectors import event_money, present_players, standings_document, start_numbers
+from ..standings.selectors import (
+    event_money,
+    present_players,
+    standings_document,
+    start_numbers,
+)
 from ..standings.tables import tables_progress
 from .forms import (
     CorrectForm,
@@ -531,9 +538,8 @@ def _draft_view(request, round_: Round, present: list[int]) -> dict | None:
 def board(round_: Round, names: dict) -> list[dict]:
     """The round's tables as the board shows them (``tables.tables_progress``, the read the room
     screen and the API share): their state in words, the hands entered of those due, the players'
-    totals (``names``: player id → shown name). ``round_`` is read through the organiser's
-    visibility (``_round``). Four queries whatever the number of tables: the board's queries do not
-    grow with its tables."""
+    totals (``names``: player id → shown name). Four queries whatever the number of tables: the
+    board's queries do not grow with its tables."""
     event = round_.event
     rows = tables_progress(event, [round_])
     linked = round_.tables.in_bulk()  # the tables' rows, for their links (the score sheet's token)
@@ -544,29 +550,64 @@ def board(round_: Round, names: dict) -> list[dict]:
     } for row in rows]
 
 
+def render_board(round_: Round) -> str:
+    """The round's board as every organiser of its event sees it (``policy.event_organisers``):
+    the console's live region, rendered once per version and language for all of them
+    (``tournaments.live``). It holds no form and nothing of the reader (no CSRF token, no user):
+    the round page around it carries those."""
+    audience = policy.event_organisers(round_.event)
+    names = audience.names(list(Seat.objects.filter(round=round_).values_list("player_id", flat=True))
+                           + list(round_.byes or []))
+    rows = board(round_, names)
+    return render_to_string("console/_board.html", {
+        "board": rows, "byes": [names.get(p, f"#{p}") for p in round_.byes or []],
+        "finished": sum(1 for row in rows if row["state"].done),
+    })
+
+
+def board_fragment(event_id: int, page: int = 0) -> str | None:
+    """``settings.LIVE_ORGANISER_FRAGMENTS["board"]``: the board of round ``page`` of the event
+    (None when the round is not the event's or has no tables yet)."""
+    round_ = Round.objects.select_related("event__club").filter(pk=page, event=event_id).first()
+    if round_ is None or not round_.tables.exists():
+        return None
+    return render_board(round_)
+
+
+def _board(round_: Round) -> tuple[str, int | None]:
+    """The board from the cache of the event's version (the organisers' audience)."""
+    html, version = live.fragment(round_.event_id, "board", language=get_language(), game=round_.event.game,
+                                  page=round_.pk, audience=live.ORGANISERS, render=lambda: render_board(round_))
+    return mark_safe(html or ""), version  # rendered by Django's templates, escaped there
+
+
 @login_required
 def round_detail(request, pk: int):
+    """A round: its draft (draw, swap, publish) until its tables are published, then its board,
+    the live region (read from the cache of the event's version, the same for every organiser:
+    ``render_board``) with the forms around it."""
     round_ = _round(request, pk)
     event = round_.event
     published = round_.tables.exists()
+    if published and request.GET.get("fragment") == "board":
+        html, version = _board(round_)
+        response = HttpResponse(html)
+        if version is not None:
+            response["X-Live-Version"] = str(version)
+        return response
     present = present_players(event)
     context = {
         "round": round_, "event": event, "published": published, "present": len(present),
         "hold_form": ReasonForm(), "final": round_.stage == Round.Stage.FINAL,
     }
     if published:
-        names = _names(request, list(Seat.objects.filter(round=round_).values_list("player_id", flat=True))
-                       + list(round_.byes or []))
-        context["board"] = board(round_, names)
-        context["byes"] = [names.get(p, f"#{p}") for p in round_.byes or []]
-        context["finished"] = sum(1 for row in context["board"] if row["state"].done)
+        context["board_html"], context["live_version"] = _board(round_)
     else:
         context["draft"] = _draft_view(request, round_, present)
         default = (context["draft"] or {}).get("method") or ("standings" if context["final"] else "varied")
         context["draw_form"] = DrawForm(initial={"method": default})
         context["has_script"] = bool(event.seating_script)
-    template = "console/_board.html" if request.GET.get("fragment") == "board" and published else "console/round.html"
-    return render(request, template, context)
+    return render(request, "console/round.html", context)
 
 
 @login_required

@@ -46,12 +46,20 @@ def number(value) -> str:
     """A standings value as people read it: at most two decimals (placement points are fractions
     such as 2/3), no trailing zeros, the locale's decimal comma."""
     if isinstance(value, int):
-        return formats.number_format(value, use_l10n=True)
+        return _whole(value)
     rounded = Decimal(str(float(value))).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
     if rounded == rounded.to_integral_value():
-        return formats.number_format(int(rounded), use_l10n=True)
+        return _whole(int(rounded))
     text = format(rounded.normalize(), "f")
     return formats.number_format(Decimal(text), decimal_pos=len(text.split(".")[1]), use_l10n=True)
+
+
+def _whole(value: int) -> str:
+    # Below a thousand a whole number reads the same in every locale (no digit grouping, no
+    # decimals): a page of standings has hundreds of them, each a lookup of the locale's formats.
+    if -1000 < value < 1000:
+        return str(value)
+    return formats.number_format(value, use_l10n=True)
 
 
 CARRY_WORDS = {"none": gettext_lazy("none of the preliminary points"), "half": gettext_lazy("half of the preliminary points"),

@@ -1,0 +1,64 @@
+"""The public event page reads a constant number of queries whatever the number of its rounds and
+the players' history (issue 37: its win chances' lookups made it grow). Inside a test's
+transaction the page renders its regions every time (no cached fragment): the cold page, the
+costly one. Its CPU is measured by ``python -m bench.event_page``."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db import connection
+
+pytestmark = pytest.mark.django_db
+
+
+def _queries(client, url: str) -> tuple[int, str]:
+    found = []
+
+    def counted(execute, sql, params, many, context):
+        found.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(counted):
+        response = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    return len(found), response.content.decode()
+
+
+def _evening(label: str, rounds: int, history: int):
+    """An event of ``rounds`` rounds of 3 tables of 4 (sessions finished) after ``history``
+    earlier evenings of the same players, its last round held back, the pool rated."""
+    from bench.event_page import _club
+    from ratings.services import pool_sync
+    from tournaments.models import Round
+    from tournaments.standings.series_standings import rebuild
+
+    event = _club(label, rounds, 3, history, random.Random(len(label)))
+    rebuild(list(type(event).objects.filter(club=event.club_id).values_list("pk", flat=True)))
+    Round.objects.filter(event=event, number=rounds).update(results_held=True)
+    pool_sync("mu")
+    return event
+
+
+def test_the_event_pages_queries_do_not_grow_with_its_rounds_and_history(client):
+    short = _evening("Short", rounds=2, history=1)
+    long = _evening("Long", rounds=6, history=3)  # a page of 12 tables over 4 rounds
+    few, short_html = _queries(client, f"/events/{short.pk}/")
+    many, long_html = _queries(client, f"/events/{long.pk}/")
+    assert few == many
+    # The event; its standings (3); its tables' page (4), names (2) and chances (the rating history,
+    # and the pool's size when the cache holds its scale); the held round's seating and names (5).
+    assert many <= 17
+    # What was counted is the whole page: standings, every shown table with its chances, the held round.
+    for html, tables in ((short_html, 3), (long_html, 12)):
+        assert html.count('<article class="table-card" data-table=') == tables
+        assert html.count('class="chances compact"') == tables
+        assert html.count('data-held-table=') == 3
+    assert long_html.count('class="round"') == 4 and 'rel="next"' in long_html
+
+
+def test_the_tables_page_past_the_last_is_the_last(client):
+    event = _evening("Paged", rounds=6, history=0)  # 15 public tables: two pages
+    _, html = _queries(client, f"/events/{event.pk}/?tables=9")
+    assert html.count('<article class="table-card" data-table=') == 3 and 'rel="prev"' in html and 'rel="next"' not in html
+    assert "Page 2 of 2" in html
