@@ -381,7 +381,7 @@ http {{
                       "--workers", str(self.args.web_workers)], "web"),
             "web2": ([*gunicorn, "stich.wsgi:application", "--bind", f"127.0.0.1:{self.web_ports[1]}",
                       "--workers", str(self.args.web_workers)], "web"),
-            "live": ([*gunicorn, "stich.asgi:application", "-k", "uvicorn_worker.UvicornWorker",
+            "live": ([*gunicorn, "stich.asgi:application", "-k", "stich.workers.UvicornWorker",  # deploy's
                       "--bind", f"127.0.0.1:{self.live_port}", "--workers", "1"], "live"),
             "worker1": ([*celery, "worker", "--concurrency=1", "-n", "rehearsal1@%h", "--loglevel=WARNING",
                          "--without-gossip", "--without-mingle"], "workers"),

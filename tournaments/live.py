@@ -555,6 +555,24 @@ class _LiveSocket(AsyncJsonWebsocketConsumer):
     _fragments: OrderedDict = OrderedDict()
     FRAGMENTS_KEPT = 200
 
+    # The text of an answer, shared likewise: the sockets that hear one message and asked for the
+    # same fragments in the same language as the same audience send the same text, encoded once
+    # (a room screen's fragment is kilobytes of HTML: encoding it per socket was most of a screen's cost).
+    _encoded: OrderedDict = OrderedDict()
+    ENCODED_KEPT = 200
+
+    async def _send_answer(self, message, answer: dict, audience) -> None:
+        if message.get("id") is None:
+            await self.send_json(answer)
+            return
+        key = (message["id"], type(self).__name__, audience, self.language, self.push)
+        text = self._encoded.get(key)
+        if text is None:
+            text = self._encoded[key] = await self.encode_json(answer)
+            while len(self._encoded) > self.ENCODED_KEPT:
+                self._encoded.popitem(last=False)
+        await self.send(text_data=text)
+
     def _asks(self, audiences: tuple[str, ...]) -> tuple[str, tuple[tuple[str, str, str, int], ...]]:
         """The language and the fragments the page asked for in its URL (``?lang=de&push=screen``;
         ``name:page`` for another page of a region, the console's board ``board:<round>``), as
@@ -734,7 +752,7 @@ class EventConsumer(_LiveSocket):
             if fragments:
                 answer["fragments"] = fragments
         if self.group is not None:
-            await self.send_json(answer)
+            await self._send_answer(message, answer, (self.event_id, organiser))
 
 
 class SeriesConsumer(_LiveSocket):
@@ -807,7 +825,7 @@ class SeriesConsumer(_LiveSocket):
             if fragments:
                 answer["fragments"] = fragments
         if self.groups_joined is not None:
-            await self.send_json(answer)
+            await self._send_answer(message, answer, self.series_id)
 
     async def results_changed(self, message):
         if self.groups_joined is None:  # closing

@@ -353,7 +353,8 @@ def test_a_new_socket_is_refused_in_bounded_time_while_redis_does_not_answer(wor
 def test_the_screens_are_fed_one_rendering_per_version_and_language(world, settings, monkeypatch):
     """Five room screens that asked for the screen fragment get it in the message, rendered once
     between them for the version (and once more for a screen in another language); a message of
-    the same version renders nothing again, the next version once more. Nothing is fetched."""
+    the same version renders nothing again, the next version once more. Nothing is fetched. Each
+    message's text is encoded once for the screens of one language, not once per screen."""
     from stich.pages import views
     from tournaments import live
 
@@ -369,6 +370,16 @@ def test_the_screens_are_fed_one_rendering_per_version_and_language(world, setti
         return screen(event_id, page=page)
 
     monkeypatch.setattr(views, "screen_fragment", counting)
+    from tournaments.live import EventConsumer
+
+    encoded = []
+    encode = EventConsumer.encode_json
+
+    async def encode_counted(cls, content):
+        encoded.append(content.get("version"))
+        return await encode(content)
+
+    monkeypatch.setattr(EventConsumer, "encode_json", classmethod(encode_counted))
 
     def fed(event_id, language):
         communicator = socket_to(event_id)
@@ -398,6 +409,8 @@ def test_the_screens_are_fed_one_rendering_per_version_and_language(world, setti
 
     async_to_sync(scenario)()
     assert sorted(rendered) == ["de", "de", "en", "en"]  # two versions, two languages: four renderings
+    # Each message's answer is encoded once per language for the six screens: the text is shared.
+    assert len(encoded) == 3 * 2
 
 
 @pytest.mark.django_db(transaction=True)

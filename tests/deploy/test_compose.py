@@ -75,4 +75,6 @@ def test_the_image_serves_the_asgi_application_as_compose_does():
     command = next(line for line in (DEPLOY / "Dockerfile").read_text().splitlines() if line.startswith("CMD "))
     assert '"stich.asgi:application", "-k", "stich.workers.UvicornWorker"' in command
     assert importlib.import_module("stich.workers").UvicornWorker.CONFIG_KWARGS["proxy_headers"] is False
+    # A live message's text is encoded once for every screen: not compressed again per connection.
+    assert importlib.import_module("stich.workers").UvicornWorker.CONFIG_KWARGS["ws_per_message_deflate"] is False
     assert callable(importlib.import_module("stich.asgi").application)
