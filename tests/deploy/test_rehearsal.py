@@ -51,7 +51,7 @@ def test_a_small_championship_survives_the_kills_and_a_redis_restart(tmp_path):
     assert [event.split(": ", 1)[1] for event in report["events"]] == [
         "kill web1 (SIGKILL, started again)", "kill worker1 (SIGKILL, started again)", "restart redis (SIGKILL, started again)"]
     assert report["connections"]["peak"] <= report["connections"]["limit"]
-    assert set(report["server_errors_by_status"]) <= {"503"}, report["server_errors_by_status"]  # never 502/504/500
+    assert set(report["server_errors_by_status"]) <= {"503"}, (report["server_errors_by_status"], seen)  # never 502/504/500 or none
     screens = report["screens"]
     assert screens["saw_the_last_change"] == 10, screens["missed"]  # every room screen heard of the last hand
     assert screens["layer_errors_on_mass_disconnect"] == 0 and screens["live_server_errors"] == 0
