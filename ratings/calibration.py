@@ -141,12 +141,15 @@ def replay(
     return before, outcomes
 
 
-def predict(tables: Sequence[Sequence[Rating]], method: str, scale: Scale = DEFAULT_SCALE) -> list[list[float]]:
+def predict(
+    tables: Sequence[Sequence[Rating]], method: str, scale: Scale = DEFAULT_SCALE, *, precision=np.float64,
+) -> list[list[float]]:
     if method in ("chances", "model"):
         scale = scale if method == "chances" else DEFAULT_SCALE
         result = []
         for start in range(0, len(tables), CHUNK):
-            result.extend([chance.win for chance in table] for table in room_chances(tables[start:start + CHUNK], scale))
+            result.extend([chance.win for chance in table]
+                          for table in room_chances(tables[start:start + CHUNK], scale, precision=precision))
         return result
     if method == "point":
         return [point_estimate(table) for table in tables]
@@ -250,7 +253,9 @@ def fit_scale(tables: Sequence[Sequence[Rating]], outcomes: Sequence[Sequence[fl
     recent_tables, recent_outcomes = tables[-SIGMA_SAMPLE:], outcomes[-SIGMA_SAMPLE:]
 
     def chances_loss(log_factor: float) -> float:
-        predicted = predict(recent_tables, "chances", Scale(temperature, math.exp(log_factor)))
+        # Single precision (``room_chances``): the losses the search compares differ by far more
+        # than its error, and the fit's tries cost a third.
+        predicted = predict(recent_tables, "chances", Scale(temperature, math.exp(log_factor)), precision=np.float32)
         return (score(predicted, recent_outcomes).log_loss * len(recent_tables)
                 + _prior(log_factor, PRIOR_SIGMA_FACTOR, PRIOR_SIGMA_LOG_SD))
 
