@@ -186,7 +186,9 @@ def bump_series_version(series_id: int) -> int | None:
     return _bump(_series_version_key(series_id))
 
 
-def _ratings_key(game: str) -> str:
+def ratings_key(game: str) -> str:
+    """The cache key of the game's ratings count (``ratings_changed``): the fragments and the
+    tables' chances kept for the pages (``ratings.outlook.kept_tables_outlook``) are keyed by it."""
     return f"live:ratings:{game}"
 
 
@@ -195,7 +197,7 @@ def ratings_changed(game: str) -> None:
     game shows may have moved, so its fragments are rendered anew (their key holds this count).
     The pages are not told: they show the new chances with their next change or fetch."""
     def bump():
-        key = _ratings_key(game)
+        key = ratings_key(game)
         cache.add(key, 0, None)
         return cache.incr(key)
     _cache_call(bump)
@@ -285,7 +287,7 @@ def _cached(prefix: str, name: str, page: int, *, language: str, version: int | 
         # perhaps never to be (the version is bumped at their commit): such a fragment is neither
         # shared nor read from the cache, whose fragments may predate those writes.
         return rendered(), version
-    ratings = 0 if game is None else _cache_call(lambda: cache.get(_ratings_key(game), 0), None)
+    ratings = 0 if game is None else _cache_call(lambda: cache.get(ratings_key(game), 0), None)
     if ratings is None:
         return rendered(), version
     key = f"{prefix}:{version}:{ratings}:{language}:{name}:{page}"

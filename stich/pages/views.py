@@ -26,6 +26,7 @@ from ratings.models import Rating
 from ratings.outlook import (
     PAGE_SESSIONS,
     event_upset,
+    kept_tables_outlook,
     recent_calibration,
     tables_outlook,
 )
@@ -165,8 +166,8 @@ def rounds_context(event: Event, tables: int = 1) -> dict:
     totals and its chances, and the upset of the evening among them. A constant number of queries
     whatever the number of rounds, sessions and the players' history: the tables' page (two: their
     count with the held rounds', and the page with its rounds), their seats and sessions, the
-    names (two), the ratings the chances read (at most three) and the held rounds' seating (when
-    a round is held: three)."""
+    names (one), the ratings the chances read (at most three, none when the cache keeps the tables'
+    chances: ``kept_tables_outlook``) and the held rounds' seating (when a round is held: three)."""
     # One query counts the public tables and the rounds held back with tables (their seating is
     # read only when there are some); a page past the last is the last.
     counts = Table.objects.filter(round__event=event).aggregate(
@@ -215,7 +216,7 @@ def rounds_context(event: Event, tables: int = 1) -> dict:
             for index, player in enumerate(seated[table.pk])
         ]
         round_views[-1]["tables"].append({"table": table, "sessions": sessions, "rows": rows})
-    outlooks = tables_outlook(shown_tables, game=event.game)
+    outlooks = kept_tables_outlook(shown_tables, game=event.game, ratings_key=live.ratings_key(event.game))
     for r in round_views:
         for t in r["tables"]:
             t["outlook"] = outlook_view(outlooks.get(t["table"].pk), [row["name"] for row in t["rows"]])
