@@ -19,6 +19,7 @@ from collections import defaultdict
 from typing import Iterable, Protocol
 
 from django.db.models import BooleanField, Case, F, Q, Value, When
+from django.db.models.lookups import In
 
 from .models import Membership, Player
 
@@ -32,6 +33,19 @@ class Viewer(Protocol):
     def real_names_q(self) -> Q: ...
 
 
+class AnyOf(In):
+    """``AnyOf(F("pk"), ids)``: the ``in`` lookup with its values as one parameter on PostgreSQL
+    (``"id" = ANY(%s)``, an array): the statement's text is the same whatever the number of ids, so
+    psycopg converts it once (it keeps the conversion of statements of up to 50 parameters only), and
+    a hundred ids are not a hundred parameters to build. Elsewhere (SQLite) ``IN (...)``."""
+
+    def as_postgresql(self, compiler, connection):
+        if not self.rhs_is_direct_value():
+            return self.as_sql(compiler, connection)
+        lhs, params = self.process_lhs(compiler, connection)
+        return f"{lhs} = ANY(%s)", (*params, [value for value in self.rhs if value is not None])
+
+
 def shown_names(visibility: Viewer, players: Iterable[Player | int]) -> dict[int, str]:
     """Player id → the name ``visibility``'s user sees, namesakes told apart (the module's rule).
     One query reads the players and everyone shown by one of their names (real names where seen,
@@ -39,10 +53,11 @@ def shown_names(visibility: Viewer, players: Iterable[Player | int]) -> dict[int
     ids = {p if isinstance(p, int) else p.pk for p in players}
     if not ids:
         return {}
-    shown = Player.objects.filter(pk__in=ids, anonymised=False).annotate(shown=_shown(visibility)).order_by().values(
+    listed = AnyOf(F("pk"), list(ids))
+    shown = Player.objects.filter(listed, anonymised=False).annotate(shown=_shown(visibility)).order_by().values(
         "shown")
     rows = _seen(visibility, Player.objects.filter(
-        Q(pk__in=ids) | Q(anonymised=False) & (Q(name__in=shown) | Q(shown_name__in=shown))))
+        Q(listed) | Q(anonymised=False) & (Q(name__in=shown) | Q(shown_name__in=shown))))
     names = {row["pk"]: _base(row) for row in rows if row["pk"] in ids}
     live = {names[row["pk"]] for row in rows if row["pk"] in ids and not row["anonymised"]}
     if not live:
@@ -73,7 +88,7 @@ def plain_names(visibility: Viewer, players: Iterable[Player | int]) -> dict[int
     ids = {p if isinstance(p, int) else p.pk for p in players}
     if not ids:
         return {}
-    return {row["pk"]: _base(row) for row in _seen(visibility, Player.objects.filter(pk__in=ids))}
+    return {row["pk"]: _base(row) for row in _seen(visibility, Player.objects.filter(AnyOf(F("pk"), list(ids))))}
 
 
 def _shown(visibility: Viewer):

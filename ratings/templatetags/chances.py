@@ -12,8 +12,10 @@ already that their reader may see it (``tournaments.policy``); the ratings read 
 """
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
+
 from django import template
-from django.template.defaultfilters import floatformat
+from django.utils import formats
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
@@ -64,6 +66,16 @@ def outlook_view(outlook, names) -> dict | None:
     }
 
 
+_PLACES = Decimal("0.0001")
+
+
+def _win(win: float, separator: str) -> str:
+    """A seat's chance as ``{{ win|floatformat:4 }}`` writes it (four decimals rounded half up from
+    the number as Python prints it, the locale's decimal ``separator``), without the filter's
+    machinery per seat."""
+    return format(Decimal(repr(win)).quantize(_PLACES, ROUND_HALF_UP), "f").replace(".", separator)
+
+
 @register.simple_tag
 def table_chances(table, names):
     return outlook_view(table_outlook(table), list(names))
@@ -88,8 +100,9 @@ def chances(outlook: dict | None, compact: bool = False) -> SafeString:
         line = text(_("No favourite: the chances are even."))
     new = (f' <abbr class="provisional" title="{text(_("New player: too few rated sessions yet, the chance is provisional."))}">'
            f'{text(_("new"))}</abbr>')
+    separator = formats.get_format("DECIMAL_SEPARATOR")
     seats = "".join(
-        f'<li data-win="{floatformat(seat["win"], 4)}" data-points="{text(seat["points"])}"><span class="who">'
+        f'<li data-win="{_win(seat["win"], separator)}" data-points="{text(seat["points"])}"><span class="who">'
         f'{text(seat["name"])}{new if seat["provisional"] else ""}</span> <span class="pct">{text(seat["percent"])}</span></li>'
         for seat in outlook["seats"])
     notes = ""

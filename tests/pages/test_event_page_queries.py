@@ -112,3 +112,42 @@ def test_a_tables_chances_are_kept_until_its_sessions_or_the_ratings_change():
     live.ratings_changed("mu")
     _, queries = kept()
     assert queries > 0
+
+
+@pytest.mark.django_db(transaction=True)  # outside a transaction, as a page is: its regions are cached
+def test_the_event_page_reads_the_cache_in_two_round_trips_once_its_regions_are_rendered(client, monkeypatch):
+    import re
+
+    from django.core.cache import cache
+
+    from tournaments import live
+
+    event = _evening("Trips", rounds=2, history=1)
+    calls = []
+
+    class Counted:  # the shared cache, each command counted
+        def __getattr__(self, name):
+            method = getattr(cache, name)
+
+            def counted(*args, **kwargs):
+                calls.append(name)
+                return method(*args, **kwargs)
+            return counted
+
+    monkeypatch.setattr(live, "cache", Counted())
+    url = f"/events/{event.pk}/"
+    live.bump_version(event.pk)
+    calls.clear()
+    cold = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    # The version and the ratings' count in one read, both regions in one; each region rendered
+    # then (one renderer across the processes: its lock) and stored.
+    assert calls == ["get_many", "get_many", "add", "set", "add", "set"]
+    calls.clear()
+    warm = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert calls == ["get_many", "get_many"]  # nothing rendered: the regions stored by the first reader
+
+    def regions(response):
+        html = response.content.decode()
+        return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
+    assert cold.status_code == warm.status_code == 200 and regions(warm) == regions(cold)
+    assert regions(warm).count('class="chances compact"') == 3
