@@ -31,6 +31,7 @@ from typing import NamedTuple
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models import F, Max, OuterRef, Q, Subquery
 
 from tournaments.models import Seat, Session, Table
@@ -234,11 +235,9 @@ def pool_scales(games: Iterable[str]) -> dict[str, Scale]:
     are read only for the games whose scale the cache holds (an empty pool has the prior's scale
     whatever the cache says): none when the cache is down."""
     games = list(games)
-    try:
-        known = cache.get_many([f"chance-scale-now:{game}" for game in games])
-    except Exception:  # the shared cache is down: the page shows the prior scale's chances
-        logger.warning("the chances' scales could not be read from the cache", exc_info=True)
-        known = {}
+    # The shared cache down: the page shows the prior scale's chances (and asks the cache again
+    # after ``CACHE_PAUSE_SECONDS``, not at every page).
+    known = _from_cache(lambda: cache.get_many([f"chance-scale-now:{game}" for game in games]), {})
     sizes = _pool_sizes([game for game in games if f"chance-scale-now:{game}" in known]) if known else {}
     result = {}
     for game in games:
@@ -424,6 +423,51 @@ def tables_outlook(tables: Iterable[Table], *, game: str | None = None) -> dict[
             for (position, player), (mu, sigma), chance, enough in zip(
                 seats[table_id], table_ratings, chances, flags)
         ])
+    return result
+
+
+# How long a table's chances are kept for the pages (``kept_tables_outlook``): the ratings' count
+# moves with every rating, so this bounds only what a scale fitted later (beat's catch-up) waits.
+KEPT_SECONDS = 300
+
+
+def _table_key(table: Table, game: str) -> str | None:
+    """The cache key of the table's chances under the game's ratings: everything of the table its
+    outlook reads (publication, seats, its sessions' state); None without prefetched seats and
+    sessions (then nothing is kept)."""
+    seats, sessions = _prefetched(table, "seats"), _prefetched(table, "sessions")
+    if seats is None or sessions is None:
+        return None
+    state = (table.round_id, table.created_at.isoformat(), sorted((seat.position, seat.player_id) for seat in seats),
+             [(session.pk, session.status, session.finished_at and session.finished_at.isoformat())
+              for session in sessions])
+    return f"outlook:{game}:{table.pk}:" + hashlib.sha1(repr(state).encode()).hexdigest()
+
+
+def kept_tables_outlook(tables: Iterable[Table], *, game: str, ratings_key: str) -> dict[int, TableOutlook]:
+    """``tables_outlook`` of an event's tables (of ``game``, seats and sessions prefetched), kept in
+    the shared cache per table under the game's ratings count (``ratings_key``, moved by every
+    rating: ``tournaments.live.ratings_changed``) and the table's own state (``_table_key``): a
+    page rendered again after a hand reads them in one round trip to the cache with the count, no
+    query; a table that started or finished a session, or new ratings, compute the page's tables
+    again (all of them, so that each is computed with the others as ``tables_outlook`` reads them
+    together). Without the cache, computed; and inside a transaction, whose writes may never be
+    committed (nor the count moved), neither read from the cache nor kept."""
+    tables = list(tables)
+    keys = {table.pk: _table_key(table, game) for table in tables}
+    if not tables or None in keys.values() or transaction.get_connection().in_atomic_block:
+        return tables_outlook(tables, game=game)
+    missing = object()
+    found = _from_cache(lambda: cache.get_many([ratings_key, *keys.values()]), missing)
+    if found is missing:
+        return tables_outlook(tables, game=game)
+    count = found.get(ratings_key, 0)
+    kept = {table_id: found.get(key) for table_id, key in keys.items()}
+    if all(entry is not None and entry[0] == count for entry in kept.values()):
+        return {table_id: entry[1] for table_id, entry in kept.items() if entry[1] is not None}
+    result = tables_outlook(tables, game=game)
+    _from_cache(lambda: cache.set_many({key: (count, result.get(table_id)) for table_id, key in keys.items()},
+                                       KEPT_SECONDS), None)
     return result
 
 

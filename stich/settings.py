@@ -313,7 +313,7 @@ CACHE_URL = env.str("CACHE_URL", default="") or REDIS_URL
 # ``cache.clear()``: on Redis that would empty the broker's database too.
 if CACHE_URL:
     CACHES = {"default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "stich.cache.RedisCache",  # Django's, one Redis client per pool (stich/cache.py)
         "LOCATION": CACHE_URL,
         "KEY_PREFIX": "stich",
         "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},

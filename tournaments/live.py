@@ -41,6 +41,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import partial
 from urllib.parse import parse_qs
 
@@ -186,7 +187,9 @@ def bump_series_version(series_id: int) -> int | None:
     return _bump(_series_version_key(series_id))
 
 
-def _ratings_key(game: str) -> str:
+def ratings_key(game: str) -> str:
+    """The cache key of the game's ratings count (``ratings_changed``): the fragments and the
+    tables' chances kept for the pages (``ratings.outlook.kept_tables_outlook``) are keyed by it."""
     return f"live:ratings:{game}"
 
 
@@ -195,7 +198,7 @@ def ratings_changed(game: str) -> None:
     game shows may have moved, so its fragments are rendered anew (their key holds this count).
     The pages are not told: they show the new chances with their next change or fetch."""
     def bump():
-        key = _ratings_key(game)
+        key = ratings_key(game)
         cache.add(key, 0, None)
         return cache.incr(key)
     _cache_call(bump)
@@ -251,8 +254,33 @@ def fragment(event_id: int, name: str, *, language: str, game: str, version: int
             return render_fragment(event_id, name, page=page, audience=audience)
     if version is None:
         version = current_version(event_id)
-    return _cached(f"live:fragment:{event_id}:{audience}", name, page, language=language, version=version,
-                   game=game, render=render)
+    [html], version = _cached(f"live:fragment:{event_id}:{audience}", [(name, page, render)], language=language,
+                              version=version, game=game)
+    return html, version
+
+
+def event_state(event_id: int, game: str) -> tuple[int | None, int | None]:
+    """The event's version now (made when it has none) and its ``game``'s ratings count
+    (``ratings_changed``), read in one round trip: what ``fragments`` keys a page's regions by.
+    (None, None) when the cache cannot be reached."""
+    def read():
+        key = _version_key(event_id)
+        found = cache.get_many([key, ratings_key(game)])
+        if key not in found:
+            cache.add(key, int(time.time() * 1000), VERSION_SECONDS)
+            found[key] = cache.get(key)
+        return found[key], found.get(ratings_key(game), 0)
+    return _cache_call(read, (None, None))
+
+
+def fragments(event_id: int, parts: list[tuple[str, int, Callable[[], str | None]]], *, language: str, game: str,
+              state: tuple[int | None, int | None]) -> list[str | None]:
+    """``fragment`` for several regions of one page at once (``parts``: name, page and renderer of
+    each), under the event's ``state`` as ``event_state`` read it: the regions cached are read in
+    one round trip, the others rendered (once across the processes) and stored each."""
+    version, ratings = state
+    return _cached(f"live:fragment:{event_id}:{PUBLIC}", parts, language=language, version=version, game=game,
+                   ratings=ratings)[0]
 
 
 def series_fragment(series_id: int, name: str, *, language: str, version: int | None = None, page: int = 0,
@@ -266,43 +294,51 @@ def series_fragment(series_id: int, name: str, *, language: str, version: int | 
             return render_fragment(series_id, name, page=page, audience=SERIES)
     if version is None:
         version = current_series_version(series_id)
-    return _cached(f"live:series-fragment:{series_id}", name, page, language=language, version=version,
-                   game=None, render=render)
+    [html], version = _cached(f"live:series-fragment:{series_id}", [(name, page, render)], language=language,
+                              version=version, game=None)
+    return html, version
 
 
-def _cached(prefix: str, name: str, page: int, *, language: str, version: int | None, game: str | None,
-            render) -> tuple[str | None, int | None]:
-    """``render()`` in ``language``, from the shared cache under ``prefix``, the version, the game's
-    ratings (none for ``game=None``), the language, ``name`` and ``page``; rendered and stored
-    once across the processes when missing."""
-    def rendered():
+def _cached(prefix: str, parts: list[tuple[str, int, Callable[[], str | None]]], *, language: str,
+            version: int | None, game: str | None, ratings: int | None = None) -> tuple[list[str | None], int | None]:
+    """Each part's ``render()`` (a part: name, page, renderer) in ``language``, from the shared
+    cache under ``prefix``, the version, the game's ratings (none for ``game=None``; ``ratings``:
+    the count when the caller read it), the language, the name and the page; the parts found read
+    in one round trip, the others rendered and stored once across the processes."""
+    def rendered(render):
         with translation.override(language):
             return render()
     if version is None:
-        return rendered(), None
+        return [rendered(render) for _, _, render in parts], None
     if transaction.get_connection().in_atomic_block:
         # Inside a transaction the renderer may see writes of that transaction, not committed and
         # perhaps never to be (the version is bumped at their commit): such a fragment is neither
         # shared nor read from the cache, whose fragments may predate those writes.
-        return rendered(), version
-    ratings = 0 if game is None else _cache_call(lambda: cache.get(_ratings_key(game), 0), None)
+        return [rendered(render) for _, _, render in parts], version
     if ratings is None:
-        return rendered(), version
-    key = f"{prefix}:{version}:{ratings}:{language}:{name}:{page}"
+        ratings = 0 if game is None else _cache_call(lambda: cache.get(ratings_key(game), 0), None)
+    if ratings is None:
+        return [rendered(render) for _, _, render in parts], version
+    keys = [f"{prefix}:{version}:{ratings}:{language}:{name}:{page}" for name, page, _ in parts]
+    found = _cache_call(lambda: cache.get_many(keys), {})
+    return [found[key] if key in found else _render_once(key, partial(rendered, render))
+            for key, (_, _, render) in zip(keys, parts)], version
+
+
+def _render_once(key: str, render) -> str | None:
+    """``render()``, stored under ``key``: rendered by one process at a time (the others wait for
+    its answer up to ``RENDER_WAIT_SECONDS``)."""
     missing = object()
-    found = _cache_call(lambda: cache.get(key, missing), missing)
-    if found is not missing:
-        return found, version
     if not _cache_call(lambda: cache.add(key + ":lock", 1, RENDER_LOCK_SECONDS), True):
         deadline = time.monotonic() + RENDER_WAIT_SECONDS
         while time.monotonic() < deadline:
             time.sleep(0.02)
             found = _cache_call(lambda: cache.get(key, missing), missing)
             if found is not missing:
-                return found, version
-    html = rendered()
+                return found
+    html = render()
     _cache_call(lambda: cache.set(key, html, FRAGMENT_SECONDS))
-    return html, version
+    return html
 
 
 def public_group(event_id: int) -> str:

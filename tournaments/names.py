@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Iterable, Protocol
 
-from django.db.models import BooleanField, Case, Q, Value, When
+from django.db.models import BooleanField, Case, F, Q, Value, When
+from django.db.models.lookups import In
 
 from .models import Membership, Player
 
@@ -32,23 +33,40 @@ class Viewer(Protocol):
     def real_names_q(self) -> Q: ...
 
 
+class AnyOf(In):
+    """``AnyOf(F("pk"), ids)``: the ``in`` lookup with its values as one parameter on PostgreSQL
+    (``"id" = ANY(%s)``, an array): the statement's text is the same whatever the number of ids, so
+    psycopg converts it once (it keeps the conversion of statements of up to 50 parameters only), and
+    a hundred ids are not a hundred parameters to build. Elsewhere (SQLite) ``IN (...)``."""
+
+    def as_postgresql(self, compiler, connection):
+        if not self.rhs_is_direct_value():
+            return self.as_sql(compiler, connection)
+        lhs, params = self.process_lhs(compiler, connection)
+        return f"{lhs} = ANY(%s)", (*params, [value for value in self.rhs if value is not None])
+
+
 def shown_names(visibility: Viewer, players: Iterable[Player | int]) -> dict[int, str]:
-    """Player id → the name ``visibility``'s user sees, namesakes told apart (the module's rule)."""
+    """Player id → the name ``visibility``'s user sees, namesakes told apart (the module's rule).
+    One query reads the players and everyone shown by one of their names (real names where seen,
+    the stored public name else); a third, the namesakes' clubs, only when some have namesakes."""
     ids = {p if isinstance(p, int) else p.pk for p in players}
     if not ids:
         return {}
-    seen = _seen(visibility, Player.objects.filter(pk__in=ids))
-    names = {row["pk"]: _base(row) for row in seen}
-    live = {row["pk"]: names[row["pk"]] for row in seen if not row["anonymised"]}
+    listed = AnyOf(F("pk"), list(ids))
+    shown = Player.objects.filter(listed, anonymised=False).annotate(shown=_shown(visibility)).order_by().values(
+        "shown")
+    rows = _seen(visibility, Player.objects.filter(
+        Q(listed) | Q(anonymised=False) & (Q(name__in=shown) | Q(shown_name__in=shown))))
+    names = {row["pk"]: _base(row) for row in rows if row["pk"] in ids}
+    live = {names[row["pk"]] for row in rows if row["pk"] in ids and not row["anonymised"]}
     if not live:
         return names
-    # Everyone shown by one of these names (real names where seen, the stored public name else).
-    candidates = _seen(visibility, Player.objects.filter(anonymised=False).filter(
-        Q(name__in=set(live.values())) | Q(shown_name__in=set(live.values()))))
+    candidates = [row for row in rows if not row["anonymised"] and (row["name"] in live or row["shown_name"] in live)]
     groups: dict[str, list[dict]] = defaultdict(list)
     for row in candidates:
         groups[_base(row)].append(row)
-    groups = {name: rows for name, rows in groups.items() if len(rows) > 1 and name in set(live.values())}
+    groups = {name: rows for name, rows in groups.items() if len(rows) > 1 and name in live}
     if not groups:
         return names
     clubs: dict[int, list[str]] = defaultdict(list)
@@ -59,7 +77,7 @@ def shown_names(visibility: Viewer, players: Iterable[Player | int]) -> dict[int
         rows.sort(key=lambda row: row["pk"])
         additions = _additions(rows, clubs)
         for row in rows:
-            if row["pk"] in live:
+            if row["pk"] in ids and not row["anonymised"]:
                 names[row["pk"]] = f"{name} ({additions[row['pk']]})"
     return names
 
@@ -70,7 +88,14 @@ def plain_names(visibility: Viewer, players: Iterable[Player | int]) -> dict[int
     ids = {p if isinstance(p, int) else p.pk for p in players}
     if not ids:
         return {}
-    return {row["pk"]: _base(row) for row in _seen(visibility, Player.objects.filter(pk__in=ids))}
+    return {row["pk"]: _base(row) for row in _seen(visibility, Player.objects.filter(AnyOf(F("pk"), list(ids))))}
+
+
+def _shown(visibility: Viewer):
+    """The name this viewer sees of a player not anonymised, as an expression (``_base``)."""
+    if visibility.staff:
+        return F("name")
+    return Case(When(visibility.real_names_q(), then=F("name")), default=F("shown_name"))
 
 
 def _seen(visibility: Viewer, players) -> list[dict]:

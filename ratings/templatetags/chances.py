@@ -1,6 +1,7 @@
 """``{% load chances %}``: a table's win chances in a template.
 
     {% table_chances table names as outlook %}
+    {% chances outlook %}  {# or {% chances outlook compact=True %}: a table card of a page #}
 
 ``names``: the players' names in seat order, as the page shows them to its reader (the page
 decides who sees which name). ``outlook`` is ``None`` for a table without 2 to 6 seated players,
@@ -11,10 +12,16 @@ already that their reader may see it (``tournaments.policy``); the ratings read 
 """
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
+
 from django import template
+from django.utils import formats
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from ratings.chances import whole_percents
 from ratings.outlook import table_outlook
+from tournaments.templatetags.rows import text
 
 register = template.Library()
 
@@ -59,6 +66,51 @@ def outlook_view(outlook, names) -> dict | None:
     }
 
 
+_PLACES = Decimal("0.0001")
+
+
+def _win(win: float, separator: str) -> str:
+    """A seat's chance as ``{{ win|floatformat:4 }}`` writes it (four decimals rounded half up from
+    the number as Python prints it, the locale's decimal ``separator``), without the filter's
+    machinery per seat."""
+    return format(Decimal(repr(win)).quantize(_PLACES, ROUND_HALF_UP), "f").replace(".", separator)
+
+
 @register.simple_tag
 def table_chances(table, names):
     return outlook_view(table_outlook(table), list(names))
+
+
+@register.simple_tag
+def chances(outlook: dict | None, compact: bool = False) -> SafeString:
+    """The chances' block of an ``outlook_view`` (nothing for None): the favourite, each seat's
+    chance (``provisional`` marked) and, unless ``compact`` (a table card of a page), the notes
+    under it. Written here rather than as an included template: a page of twelve table cards
+    renders it twelve times, and the template's machinery cost ten times the markup."""
+    if not outlook:
+        return mark_safe("")
+    favourite, favourites = outlook["favourite"], outlook["favourites"]
+    if favourite:
+        line = _("Favourite: <strong>%(name)s</strong> %(percent)s") % {
+            "name": text(favourite["name"]), "percent": text(favourite["percent"])}
+    elif favourites:
+        names = ", ".join(f"<strong>{text(seat['name'])}</strong>" for seat in favourites)
+        line = f'{text(_("Favourites:"))} {names} {text(favourites[0]["percent"])}'
+    else:
+        line = text(_("No favourite: the chances are even."))
+    new = (f' <abbr class="provisional" title="{text(_("New player: too few rated sessions yet, the chance is provisional."))}">'
+           f'{text(_("new"))}</abbr>')
+    separator = formats.get_format("DECIMAL_SEPARATOR")
+    seats = "".join(
+        f'<li data-win="{_win(seat["win"], separator)}" data-points="{text(seat["points"])}"><span class="who">'
+        f'{text(seat["name"])}{new if seat["provisional"] else ""}</span> <span class="pct">{text(seat["percent"])}</span></li>'
+        for seat in outlook["seats"])
+    notes = ""
+    if outlook["provisional"] and not compact:
+        notes += f'  <p class="note">{text(_("new: too few rated sessions yet, the chance is provisional."))}</p>\n'
+    if outlook["basis"] == "published" and not compact:
+        notes += f'  <p class="note basis">{text(_("As when the table was published: ratings have changed since."))}</p>\n'
+    return mark_safe(
+        f'<div class="chances{" compact" if compact else ""}" data-basis="{text(outlook["basis"])}">\n'
+        f'  <p class="favourite">{line}</p>\n  <ul class="chance-list" aria-label="{text(_("Chance to win"))}">\n'
+        f'    {seats}\n  </ul>\n{notes}</div>')

@@ -26,6 +26,7 @@ from ratings.models import Rating
 from ratings.outlook import (
     PAGE_SESSIONS,
     event_upset,
+    kept_tables_outlook,
     recent_calibration,
     tables_outlook,
 )
@@ -165,17 +166,19 @@ def rounds_context(event: Event, tables: int = 1) -> dict:
     totals and its chances, and the upset of the evening among them. A constant number of queries
     whatever the number of rounds, sessions and the players' history: the tables' page (two: their
     count with the held rounds', and the page with its rounds), their seats and sessions, the
-    names (two), the ratings the chances read (at most three) and the held rounds' seating (when
-    a round is held: three)."""
+    names (one), the ratings the chances read (at most three, none when the cache keeps the tables'
+    chances: ``kept_tables_outlook``) and the held rounds' seating (when a round is held: three)."""
     # One query counts the public tables and the rounds held back with tables (their seating is
     # read only when there are some); a page past the last is the last.
+    shown_rounds = policy.public().rounds()  # built once for both queries
     counts = Table.objects.filter(round__event=event).aggregate(
-        shown=Count("pk", filter=Q(round__in=policy.public().rounds())),
+        shown=Count("pk", filter=Q(round__in=shown_rounds)),
         held=Count("round", distinct=True, filter=Q(round__results_held=True)))
     pages = max(1, -(-counts["shown"] // TABLES_PAGE))
     shown_page = min(tables, pages)
     shown_tables = list(
-        policy.public().tables().filter(round__event=event).select_related("round").order_by("round__number", "number")
+        Table.objects.filter(round__in=shown_rounds, round__event=event).select_related("round")
+        .order_by("round__number", "number")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("position")),
                           Prefetch("sessions", queryset=Session.objects.order_by("number")))
         [(shown_page - 1) * TABLES_PAGE:shown_page * TABLES_PAGE]) if counts["shown"] else []
@@ -192,6 +195,7 @@ def rounds_context(event: Event, tables: int = 1) -> dict:
     names = policy.public().names({player for players in seated.values() for player in players})
     link = player_link()
     hands_texts: dict[int, str] = {}
+    status_texts = {status: str(label) for status, label in Session.Status.choices}  # not per session
 
     round_views = []
     for table in shown_tables:
@@ -204,7 +208,7 @@ def rounds_context(event: Event, tables: int = 1) -> dict:
             if hands not in hands_texts:
                 hands_texts[hands] = hands_text(event.game, hands)
             sessions.append({
-                "session": session, "status": session.get_status_display(), "abandoned": result is None,
+                "session": session, "status": status_texts.get(session.status, session.status), "abandoned": result is None,
                 "hands": hands, "hands_text": hands_texts[hands], "totals": result.totals if result else None,
             })
         rows = [
@@ -215,7 +219,7 @@ def rounds_context(event: Event, tables: int = 1) -> dict:
             for index, player in enumerate(seated[table.pk])
         ]
         round_views[-1]["tables"].append({"table": table, "sessions": sessions, "rows": rows})
-    outlooks = tables_outlook(shown_tables, game=event.game)
+    outlooks = kept_tables_outlook(shown_tables, game=event.game, ratings_key=live.ratings_key(event.game))
     for r in round_views:
         for t in r["tables"]:
             t["outlook"] = outlook_view(outlooks.get(t["table"].pk), [row["name"] for row in t["rows"]])
@@ -306,9 +310,14 @@ def event_detail(request, pk: int):
     if fragment == "rounds":
         return _fragment_response(request, event, "rounds", tables)
     maumau = event.game == "maumau"
-    # The version read once for both regions (one round trip to the cache less).
-    standings_html, version = _fragment(request, event, "standings", page, live.current_version(event.pk))
-    rounds_html, _ = _fragment(request, event, "rounds", tables, version)
+    # The event's version and the ratings' count read once for both regions, and both regions read
+    # from the cache in one round trip (rendered, each, when missing).
+    state = live.event_state(event.pk, event.game)
+    standings_html, rounds_html = (mark_safe(html or "") for html in live.fragments(  # escaped by the templates
+        event.pk, [("standings", page, lambda: _render_standings(event, page)),
+                   ("rounds", tables, lambda: _render_rounds(event, tables))],
+        language=get_language(), game=event.game, state=state))
+    version = state[0]
     return render(request, "pages/event.html", {
         "event": event, "maumau": maumau, "game_name": GAMES[event.game].name, "games": games(), "standings_html": standings_html, "rounds_html": rounds_html, "live_version": version,
         "standings_page_number": page if page > 1 else None, "tables_page_number": tables if tables > 1 else None,

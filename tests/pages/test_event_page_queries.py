@@ -46,9 +46,10 @@ def test_the_event_pages_queries_do_not_grow_with_its_rounds_and_history(client)
     few, short_html = _queries(client, f"/events/{short.pk}/")
     many, long_html = _queries(client, f"/events/{long.pk}/")
     assert few == many
-    # The event; its standings (3); its tables' page (4), names (2) and chances (the rating history,
-    # and the pool's size when the cache holds its scale); the held round's seating and names (5).
-    assert many <= 17
+    # The event; its standings (the sums, the names); its tables' page (4), names (1) and chances (the
+    # rating history, and the pool's size when the cache holds its scale); the held round's seating
+    # and names (4).
+    assert many <= 14
     # What was counted is the whole page: standings, every shown table with its chances, the held round.
     for html, tables in ((short_html, 3), (long_html, 12)):
         assert html.count('<article class="table-card" data-table=') == tables
@@ -62,3 +63,91 @@ def test_the_tables_page_past_the_last_is_the_last(client):
     _, html = _queries(client, f"/events/{event.pk}/?tables=9")
     assert html.count('<article class="table-card" data-table=') == 3 and 'rel="prev"' in html and 'rel="next"' not in html
     assert "Page 2 of 2" in html
+
+
+def _page_tables(event):
+    from django.db.models import Prefetch
+
+    from tournaments import policy
+    from tournaments.models import Seat, Session
+
+    return list(policy.public().tables().filter(round__event=event).select_related("round")
+                .order_by("round__number", "number")
+                .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("position")),
+                                  Prefetch("sessions", queryset=Session.objects.order_by("number"))))
+
+
+@pytest.mark.django_db(transaction=True)  # outside a transaction, as a page is: the chances are kept
+def test_a_tables_chances_are_kept_until_its_sessions_or_the_ratings_change():
+    from django.test.utils import CaptureQueriesContext
+
+    from bench.event_page import _club
+    from ratings.outlook import kept_tables_outlook, tables_outlook
+    from ratings.services import pool_sync
+    from tournaments import live
+    from tournaments.models import Session
+
+    event = _club("Kept", 2, 3, 1, random.Random(7))
+    pool_sync("mu")
+    key = live.ratings_key("mu")
+
+    def kept():
+        tables = _page_tables(event)
+        with CaptureQueriesContext(connection) as read:
+            found = kept_tables_outlook(tables, game="mu", ratings_key=key)
+        assert found == tables_outlook(tables, game="mu")  # the same chances as computed
+        return found, len(read)
+
+    first, _ = kept()
+    assert len(first) == 6 and {outlook.basis for outlook in first.values()} == {"before_session"}
+    again, queries = kept()
+    assert again == first and queries == 0  # read from the cache: no rating history, no pool
+    # A table starts another session: the page's chances are computed again (and kept again).
+    table = _page_tables(event)[0]
+    Session.objects.create(table=table, number=2)
+    _, queries = kept()
+    assert queries > 0
+    assert kept()[1] == 0
+    # New ratings move the count: computed again.
+    live.ratings_changed("mu")
+    _, queries = kept()
+    assert queries > 0
+
+
+@pytest.mark.django_db(transaction=True)  # outside a transaction, as a page is: its regions are cached
+def test_the_event_page_reads_the_cache_in_two_round_trips_once_its_regions_are_rendered(client, monkeypatch):
+    import re
+
+    from django.core.cache import cache
+
+    from tournaments import live
+
+    event = _evening("Trips", rounds=2, history=1)
+    calls = []
+
+    class Counted:  # the shared cache, each command counted
+        def __getattr__(self, name):
+            method = getattr(cache, name)
+
+            def counted(*args, **kwargs):
+                calls.append(name)
+                return method(*args, **kwargs)
+            return counted
+
+    monkeypatch.setattr(live, "cache", Counted())
+    url = f"/events/{event.pk}/"
+    live.bump_version(event.pk)
+    calls.clear()
+    cold = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    # The version and the ratings' count in one read, both regions in one; each region rendered
+    # then (one renderer across the processes: its lock) and stored.
+    assert calls == ["get_many", "get_many", "add", "set", "add", "set"]
+    calls.clear()
+    warm = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert calls == ["get_many", "get_many"]  # nothing rendered: the regions stored by the first reader
+
+    def regions(response):
+        html = response.content.decode()
+        return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
+    assert cold.status_code == warm.status_code == 200 and regions(warm) == regions(cold)
+    assert regions(warm).count('class="chances compact"') == 3

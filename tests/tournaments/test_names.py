@@ -143,3 +143,27 @@ def test_the_player_page_names_him_as_everywhere(world, namesakes):
     first, second = namesakes
     html = Client().get(f"/players/{second.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "<h1>Max Müller (junior)</h1>" in html
+
+
+@pytest.mark.django_db
+def test_the_names_of_many_players_are_read_in_one_query_with_their_ids_as_one_parameter_on_postgresql():
+    from django.db import connection
+
+    from tournaments import policy
+    from tournaments.models import Player
+
+    players = Player.objects.bulk_create(Player(name=f"Many {i}", shown_name=f"M. {i}") for i in range(120))
+    executed = []
+
+    def recorded(execute, sql, params, many, context):
+        executed.append(params)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(recorded):
+        names = policy.public().names(players)
+    assert names == {player.pk: f"Many {i}" for i, player in enumerate(players)}
+    assert len(executed) == 1
+    if connection.vendor == "postgresql":
+        # The ids as one array (``= ANY(%s)``), the same statement whatever their number (psycopg
+        # converts a statement of up to 50 parameters once), not a parameter per id and use.
+        assert len(executed[0]) < 10

@@ -51,6 +51,8 @@ def number(value) -> str:
     if rounded == rounded.to_integral_value():
         return _whole(int(rounded))
     text = format(rounded.normalize(), "f")
+    if -1000 < rounded < 1000:  # no digit grouping (as ``_whole``): the locale's decimal sign only
+        return text.replace(".", formats.get_format("DECIMAL_SEPARATOR"))
     return formats.number_format(Decimal(text), decimal_pos=len(text.split(".")[1]), use_l10n=True)
 
 
