@@ -156,9 +156,8 @@ return versions
 
 
 def _bump_script(backend: RedisCache):
-    """``_BUMP`` on ``backend``'s primary server, registered once per backend (Django's
-    ``get_client`` builds a new client, with its table of reply callbacks, at every call; the
-    connection pool under it is the same)."""
+    """``_BUMP`` on ``backend``'s primary server, registered once per backend (the script's SHA is
+    computed once; ``stich.cache.RedisCache`` keeps one client per connection pool)."""
     script = getattr(backend, "_live_bump", None)
     if script is None:
         script = backend._live_bump = backend._cache.get_client(write=True).register_script(_BUMP)
