@@ -9,6 +9,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   missing=()
   command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
   [ -x /usr/bin/chromium ] || missing+=(chromium)  # the browser tests (Playwright drives it)
+  [ -x /usr/bin/chromium-headless-shell ] || missing+=(chromium-headless-shell)  # the same engine, lighter (tests/pages/test_browser.py)
   command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)  # the rehearsal's balancer (tests/deploy)
   command -v pg_dump >/dev/null 2>&1 || missing+=(postgresql-client)  # backups (tests/deploy)
   [ -x /usr/sbin/pgbouncer ] || missing+=(pgbouncer)  # the transaction pooler (tests/deploy/test_pgbouncer.py)
