@@ -256,10 +256,25 @@ def _prefetched(table: Table, name: str):
     return list(cache_[name]) if name in cache_ else None
 
 
-def _first_finish(table: Table):
-    """When the table's first session finished, from its prefetched sessions; ``None`` when none
-    has or they are not prefetched."""
-    fetched = _prefetched(table, "sessions")
+def _sessions_of(table: Table, sessions: dict[int, list] | None):
+    """The table's sessions as the caller read them: from ``sessions`` (table id → its sessions,
+    read without prefetching) when given, else prefetched; ``None`` when neither."""
+    return sessions.get(table.pk, []) if sessions is not None else _prefetched(table, "sessions")
+
+
+def _seats_of(table: Table, seats: dict[int, list[tuple[int, int]]] | None) -> list[tuple[int, int]] | None:
+    """The table's (position, player id) pairs by position as the caller read them: from ``seats``
+    (table id → its pairs) when given, else from its prefetched seats; ``None`` when neither."""
+    if seats is not None:
+        return list(seats.get(table.pk, []))
+    fetched = _prefetched(table, "seats")
+    return None if fetched is None else sorted((seat.position, seat.player_id) for seat in fetched)
+
+
+def _first_finish(table: Table, sessions: dict[int, list] | None = None):
+    """When the table's first session finished, from its sessions as the caller read them
+    (``_sessions_of``); ``None`` when none has or they were not read."""
+    fetched = _sessions_of(table, sessions)
     finished = [session.finished_at for session in fetched or () if session.finished_at is not None
                 and session.status == Session.Status.FINISHED]
     return min(finished) if finished else None
@@ -283,18 +298,19 @@ def provisional_sessions() -> int:
     return settings.RATINGS_PROVISIONAL_SESSIONS
 
 
-def _history(seats: dict[int, list[tuple[int, int]]], by_id: dict[int, Table], games: dict[int, str]) -> list[_Row]:
+def _history(seats: dict[int, list[tuple[int, int]]], by_id: dict[int, Table], games: dict[int, str],
+             sessions: dict[int, list] | None = None) -> list[_Row]:
     """In one query, the rating history the tables' chances are read from: the rows of their own
     rated sessions, and the rows of their players' sessions rated after the tables were published
     (per round, from its earliest table; up to the table's first finished session when the caller
-    prefetched the sessions). Each row says whether the player had ``provisional_sessions`` rated
-    sessions before it (an index seek on the player's history)."""
+    read the sessions: ``_sessions_of``). Each row says whether the player had
+    ``provisional_sessions`` rated sessions before it (an index seek on the player's history)."""
     rounds: dict[tuple[int, str], tuple[object, object, set[int]]] = {}
     for table_id, seated in seats.items():
         table = by_id[table_id]
         key = (table.round_id, games[table_id])
-        published, finished, players = rounds.get(key, (table.created_at, _first_finish(table), set()))
-        first = _first_finish(table)
+        published, finished, players = rounds.get(key, (table.created_at, _first_finish(table, sessions), set()))
+        first = _first_finish(table, sessions)
         finished = None if finished is None or first is None else max(finished, first)
         rounds[key] = (min(published, table.created_at), finished, players | {player for _, player in seated})
     wanted = Q(session__table__in=list(seats))
@@ -315,28 +331,18 @@ def _history(seats: dict[int, list[tuple[int, int]]], by_id: dict[int, Table], g
     return [_Row(*row[:8], row[8] is not None) for row in rows]
 
 
-def tables_outlook(tables: Iterable[Table], *, game: str | None = None) -> dict[int, TableOutlook]:
-    """The outlook of each table of 2 to 6 seated players (others are left out), by table id.
-
-    Two queries whatever the number of tables (the rating history, ``_history``; the current
-    ratings, unless every table's latest session is rated), one for the pools' scales (none when
-    the cache holds none), and one more for the seats unless they are prefetched
-    (``Prefetch("seats")``). ``game``: the tables' game when they are of one event (else read from
-    ``table.round.event``).
-    """
-    tables = list(tables)
-    if not tables:
-        return {}
-    by_id = {table.pk: table for table in tables}
-    games = {table.pk: game or table.round.event.game for table in tables}
+def _tables_seats(tables: list[Table], given: dict[int, list[tuple[int, int]]] | None
+                  ) -> dict[int, list[tuple[int, int]]]:
+    """Table id → its (position, player id) pairs by position: as given or prefetched
+    (``_seats_of``), else read (one query for the tables whose seats were not)."""
     seats: dict[int, list[tuple[int, int]]] = {}
     unfetched = []
     for table in tables:
-        fetched = _prefetched(table, "seats")
+        fetched = _seats_of(table, given)
         if fetched is None:
             unfetched.append(table.pk)
         else:
-            seats[table.pk] = sorted((seat.position, seat.player_id) for seat in fetched)
+            seats[table.pk] = fetched
     if unfetched:
         for table_id in unfetched:
             seats[table_id] = []
@@ -344,11 +350,34 @@ def tables_outlook(tables: Iterable[Table], *, game: str | None = None) -> dict[
             "table", "position"
         ).values_list("table", "position", "player"):
             seats[table_id].append((position, player_id))
-    seats = {table_id: seated for table_id, seated in seats.items() if 2 <= len(seated) <= 6}
+    return seats
+
+
+def tables_outlook(tables: Iterable[Table], *, game: str | None = None,
+                   seats: dict[int, list[tuple[int, int]]] | None = None,
+                   sessions: dict[int, list] | None = None) -> dict[int, TableOutlook]:
+    """The outlook of each table of 2 to 6 seated players (others are left out), by table id.
+
+    Two queries whatever the number of tables (the rating history, ``_history``; the current
+    ratings, unless every table's latest session is rated), one for the pools' scales (none when
+    the cache holds none), and one more for the seats unless they are prefetched
+    (``Prefetch("seats")``) or given. ``game``: the tables' game when they are of one event (else
+    read from ``table.round.event``). ``seats`` (table id → its (position, player id) pairs by
+    position) and ``sessions`` (table id → its sessions by number: anything with ``pk``,
+    ``status``, ``finished_at`` and ``totals``): what the caller read of the tables without
+    prefetching them (``tournaments.standings.selectors.tables_seats_and_sessions``); else the
+    tables' prefetched ``seats`` and ``sessions`` are read, when there are.
+    """
+    tables = list(tables)
+    if not tables:
+        return {}
+    by_id = {table.pk: table for table in tables}
+    games = {table.pk: game or table.round.event.game for table in tables}
+    seats = {table_id: seated for table_id, seated in _tables_seats(tables, seats).items() if 2 <= len(seated) <= 6}
     if not seats:
         return {}
 
-    rows = _history(seats, by_id, games)
+    rows = _history(seats, by_id, games, sessions)
     own: dict[int, dict[int, list[_Row]]] = {}  # table -> its rated sessions' rows, by session
     by_player: dict[tuple[int, str], list[_Row]] = {}  # (player, game) -> his rows read
     for row in rows:
@@ -431,22 +460,26 @@ def tables_outlook(tables: Iterable[Table], *, game: str | None = None) -> dict[
 KEPT_SECONDS = 300
 
 
-def _table_key(table: Table, game: str) -> str | None:
+def _table_key(table: Table, game: str, seats: dict[int, list[tuple[int, int]]] | None = None,
+               sessions: dict[int, list] | None = None) -> str | None:
     """The cache key of the table's chances under the game's ratings: everything of the table its
-    outlook reads (publication, seats, its sessions' state); None without prefetched seats and
-    sessions (then nothing is kept)."""
-    seats, sessions = _prefetched(table, "seats"), _prefetched(table, "sessions")
-    if seats is None or sessions is None:
+    outlook reads (publication, seats, its sessions' state); None without its seats and sessions
+    read (``_seats_of``, ``_sessions_of``: then nothing is kept)."""
+    seated, read = _seats_of(table, seats), _sessions_of(table, sessions)
+    if seated is None or read is None:
         return None
-    state = (table.round_id, table.created_at.isoformat(), sorted((seat.position, seat.player_id) for seat in seats),
+    state = (table.round_id, table.created_at.isoformat(), seated,
              [(session.pk, session.status, session.finished_at and session.finished_at.isoformat())
-              for session in sessions])
+              for session in read])
     return f"outlook:{game}:{table.pk}:" + hashlib.sha1(repr(state).encode()).hexdigest()
 
 
-def kept_tables_outlook(tables: Iterable[Table], *, game: str, ratings_key: str) -> dict[int, TableOutlook]:
-    """``tables_outlook`` of an event's tables (of ``game``, seats and sessions prefetched), kept in
-    the shared cache per table under the game's ratings count (``ratings_key``, moved by every
+def kept_tables_outlook(tables: Iterable[Table], *, game: str, ratings_key: str,
+                        seats: dict[int, list[tuple[int, int]]] | None = None,
+                        sessions: dict[int, list] | None = None) -> dict[int, TableOutlook]:
+    """``tables_outlook`` of an event's tables (of ``game``, seats and sessions prefetched or given:
+    ``seats`` and ``sessions`` as ``tables_outlook`` takes them), kept in the shared cache per
+    table under the game's ratings count (``ratings_key``, moved by every
     rating: ``tournaments.live.ratings_changed``) and the table's own state (``_table_key``): a
     page rendered again after a hand reads them in one round trip to the cache with the count, no
     query; a table that started or finished a session, or new ratings, compute the page's tables
@@ -454,18 +487,18 @@ def kept_tables_outlook(tables: Iterable[Table], *, game: str, ratings_key: str)
     together). Without the cache, computed; and inside a transaction, whose writes may never be
     committed (nor the count moved), neither read from the cache nor kept."""
     tables = list(tables)
-    keys = {table.pk: _table_key(table, game) for table in tables}
+    keys = {table.pk: _table_key(table, game, seats, sessions) for table in tables}
     if not tables or None in keys.values() or transaction.get_connection().in_atomic_block:
-        return tables_outlook(tables, game=game)
+        return tables_outlook(tables, game=game, seats=seats, sessions=sessions)
     missing = object()
     found = _from_cache(lambda: cache.get_many([ratings_key, *keys.values()]), missing)
     if found is missing:
-        return tables_outlook(tables, game=game)
+        return tables_outlook(tables, game=game, seats=seats, sessions=sessions)
     count = found.get(ratings_key, 0)
     kept = {table_id: found.get(key) for table_id, key in keys.items()}
     if all(entry is not None and entry[0] == count for entry in kept.values()):
         return {table_id: entry[1] for table_id, entry in kept.items() if entry[1] is not None}
-    result = tables_outlook(tables, game=game)
+    result = tables_outlook(tables, game=game, seats=seats, sessions=sessions)
     _from_cache(lambda: cache.set_many({key: (count, result.get(table_id)) for table_id, key in keys.items()},
                                        KEPT_SECONDS), None)
     return result
@@ -485,16 +518,18 @@ class Upset(NamedTuple):
     players: int
 
 
-def event_upset(tables: Sequence[Table], outlooks: dict[int, TableOutlook]) -> Upset | None:
+def event_upset(tables: Sequence[Table], outlooks: dict[int, TableOutlook],
+                sessions_of: dict[int, list] | None = None) -> Upset | None:
     """Of ``tables`` (an event's tables the caller may show) and their ``outlooks``, the
     finished, rated session whose sole winner had the smallest chance before it, where the table
-    had a favourite and it was somebody else. Reads the sessions unless they are prefetched."""
+    had a favourite and it was somebody else. Reads the sessions unless they are prefetched or
+    given (``sessions_of``: table id → its sessions, as ``tables_outlook`` takes them)."""
     by_id = {table.pk: table for table in tables}
     wanted = {o.session_id for o in outlooks.values() if o.session_id}
     sessions = {}
     missing = False
     for table in tables:
-        fetched = _prefetched(table, "sessions")
+        fetched = _sessions_of(table, sessions_of)
         if fetched is None:
             missing = True
             continue

@@ -11,7 +11,7 @@ from collections import defaultdict
 from datetime import datetime
 
 from django.core.paginator import Paginator
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Exists, Prefetch, Q, Window
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -53,6 +53,7 @@ from tournaments.standings.selectors import (
     player_session_results,
     session_results,
     standings_document,
+    tables_seats_and_sessions,
 )
 from tournaments.standings.tables import round_progress
 
@@ -164,30 +165,41 @@ def held_seating(event: Event, after: int | None = None) -> list[dict]:
 def rounds_context(event: Event, tables: int = 1) -> dict:
     """The event's public tables a page at a time (``tables``: the page), each with its sessions'
     totals and its chances, and the upset of the evening among them. A constant number of queries
-    whatever the number of rounds, sessions and the players' history: the tables' page (two: their
-    count with the held rounds', and the page with its rounds), their seats and sessions, the
-    names (one), the ratings the chances read (at most three, none when the cache keeps the tables'
-    chances: ``kept_tables_outlook``) and the held rounds' seating (when a round is held: three)."""
-    # One query counts the public tables and the rounds held back with tables (their seating is
-    # read only when there are some); a page past the last is the last.
-    shown_rounds = policy.public().rounds()  # built once for both queries
-    counts = Table.objects.filter(round__event=event).aggregate(
-        shown=Count("pk", filter=Q(round__in=shown_rounds)),
-        held=Count("round", distinct=True, filter=Q(round__results_held=True)))
-    pages = max(1, -(-counts["shown"] // TABLES_PAGE))
+    whatever the number of rounds, sessions and the players' history: the tables' page (one, with
+    the count of the public tables and whether a round is held back with tables; when the page is
+    empty, a page past the last, two more: the count, and the last page), their seats and sessions
+    (two), the names (one), the ratings the chances read (at most three, none when the cache keeps
+    the tables' chances: ``kept_tables_outlook``) and the held rounds' seating (when a round is
+    held: three)."""
+    shown_rounds = policy.public().rounds()  # built once for the page and the count
+    shown = (Table.objects.filter(round__in=shown_rounds, round__event=event).select_related("round")
+             .order_by("round__number", "number"))
+
+    def page_of(number: int) -> list[Table]:
+        # Each table read with the count of them all (a window over the public tables) and whether
+        # a round is held back with tables (its seating is read only then).
+        held = Exists(Round.objects.filter(event=event, results_held=True, tables__isnull=False))
+        return list(shown.annotate(shown_count=Window(Count("pk")), round_held=held)
+                    [(number - 1) * TABLES_PAGE:number * TABLES_PAGE])
+
+    shown_tables = page_of(tables)
+    if shown_tables:
+        count, any_held = shown_tables[0].shown_count, shown_tables[0].round_held
+    else:  # no public table, or a page past the last (then the last page is read)
+        counts = Table.objects.filter(round__event=event).aggregate(
+            shown=Count("pk", filter=Q(round__in=shown_rounds)),
+            held=Count("round", distinct=True, filter=Q(round__results_held=True)))
+        count, any_held = counts["shown"], counts["held"] > 0
+        shown_tables = page_of(-(-count // TABLES_PAGE)) if count else []
+    pages = max(1, -(-count // TABLES_PAGE))
     shown_page = min(tables, pages)
-    shown_tables = list(
-        Table.objects.filter(round__in=shown_rounds, round__event=event).select_related("round")
-        .order_by("round__number", "number")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("position")),
-                          Prefetch("sessions", queryset=Session.objects.order_by("number")))
-        [(shown_page - 1) * TABLES_PAGE:shown_page * TABLES_PAGE]) if counts["shown"] else []
+    seats, table_sessions = tables_seats_and_sessions(shown_tables)  # plain rows, not models
     # The sessions of a table the public sees are the public's (the policy's sessions are those of
     # its rounds): read with the tables, not again (``session_results``' results, built here).
     read = []  # the sessions not abandoned, in the order of the tables and their numbers
-    seated = {table.pk: [seat.player_id for seat in table.seats.all()] for table in shown_tables}
+    seated = {table_id: [player for _, player in pairs] for table_id, pairs in seats.items()}
     for table in shown_tables:
-        for session in table.sessions.all():
+        for session in table_sessions[table.pk]:
             if session.status != Session.Status.ABANDONED:
                 read.append(SessionResult(session, seated[table.pk], list(session.totals) or [0] * len(seated[table.pk]),
                                           session.hand_count))
@@ -202,7 +214,7 @@ def rounds_context(event: Event, tables: int = 1) -> dict:
         if not round_views or round_views[-1]["round"].pk != table.round_id:
             round_views.append({"round": table.round, "tables": []})
         sessions = []
-        for session in table.sessions.all():
+        for session in table_sessions[table.pk]:
             result = results.get(session.pk)
             hands = result.hands if result else 0
             if hands not in hands_texts:
@@ -219,7 +231,8 @@ def rounds_context(event: Event, tables: int = 1) -> dict:
             for index, player in enumerate(seated[table.pk])
         ]
         round_views[-1]["tables"].append({"table": table, "sessions": sessions, "rows": rows})
-    outlooks = kept_tables_outlook(shown_tables, game=event.game, ratings_key=live.ratings_key(event.game))
+    outlooks = kept_tables_outlook(shown_tables, game=event.game, ratings_key=live.ratings_key(event.game),
+                                   seats=seats, sessions=table_sessions)
     for r in round_views:
         for t in r["tables"]:
             t["outlook"] = outlook_view(outlooks.get(t["table"].pk), [row["name"] for row in t["rows"]])
@@ -228,7 +241,8 @@ def rounds_context(event: Event, tables: int = 1) -> dict:
     maumau = event.game == "maumau"
     table_numbers = {table.pk: table.number for table in shown_tables}
     return {"rounds": round_views, "session_word": session_word(event.game), "tables_page": tables_page,
-            "upset": upset_view(shown_tables, outlooks, names), "held": held_seating(event) if counts["held"] else [],
+            "upset": upset_view(shown_tables, outlooks, names, table_sessions),
+            "held": held_seating(event) if any_held else [],
             "event": event, "maumau": maumau,
             "series": money_views(event, read, names, link, table_numbers) if maumau else []}
 
@@ -339,10 +353,11 @@ def money_views(event: Event, read: list, names: dict, link, table_numbers: dict
     } for series in money_document["series"]]
 
 
-def upset_view(tables: list, outlooks: dict, names: dict) -> dict | None:
+def upset_view(tables: list, outlooks: dict, names: dict, sessions: dict | None = None) -> dict | None:
     """The upset of the evening: of the finished sessions shown, the winner who had the smallest
-    chance before his session (when another player was the favourite)."""
-    upset = event_upset(tables, outlooks)
+    chance before his session (when another player was the favourite). ``sessions``: the tables'
+    sessions when the caller read them (``event_upset``)."""
+    upset = event_upset(tables, outlooks, sessions)
     if upset is None:
         return None
     return {"name": names.get(upset.player_id, "?"), "player": upset.player_id, "percent": percent(upset.win),

@@ -46,10 +46,10 @@ def test_the_event_pages_queries_do_not_grow_with_its_rounds_and_history(client)
     few, short_html = _queries(client, f"/events/{short.pk}/")
     many, long_html = _queries(client, f"/events/{long.pk}/")
     assert few == many
-    # The event; its standings (the sums, the names); its tables' page (4), names (1) and chances (the
-    # rating history, and the pool's size when the cache holds its scale); the held round's seating
-    # and names (4).
-    assert many <= 14
+    # The event; its standings (the sums, the names); its tables' page (3: the page with the tables'
+    # count, their seats, their sessions), names (1) and chances (the rating history, and the pool's
+    # size when the cache holds its scale); the held round's seating and names (4).
+    assert many <= 13
     # What was counted is the whole page: standings, every shown table with its chances, the held round.
     for html, tables in ((short_html, 3), (long_html, 12)):
         assert html.count('<article class="table-card" data-table=') == tables
@@ -86,6 +86,7 @@ def test_a_tables_chances_are_kept_until_its_sessions_or_the_ratings_change():
     from ratings.services import pool_sync
     from tournaments import live
     from tournaments.models import Session
+    from tournaments.standings.selectors import tables_seats_and_sessions
 
     event = _club("Kept", 2, 3, 1, random.Random(7))
     pool_sync("mu")
@@ -96,6 +97,8 @@ def test_a_tables_chances_are_kept_until_its_sessions_or_the_ratings_change():
         with CaptureQueriesContext(connection) as read:
             found = kept_tables_outlook(tables, game="mu", ratings_key=key)
         assert found == tables_outlook(tables, game="mu")  # the same chances as computed
+        seats, sessions = tables_seats_and_sessions(tables)  # as the event page reads them: plain rows
+        assert found == tables_outlook(tables, game="mu", seats=seats, sessions=sessions)
         return found, len(read)
 
     first, _ = kept()

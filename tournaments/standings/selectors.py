@@ -11,8 +11,10 @@ session).
 """
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.db import connection
 from django.db.models import Prefetch, Q, QuerySet, Sum
@@ -29,6 +31,7 @@ from ..models import (
     RoundStanding,
     Seat,
     Session,
+    Table,
     Transfer,
 )
 from ..results.book import money
@@ -39,10 +42,48 @@ from .sums import FIELDS
 
 @dataclass
 class SessionResult:
-    session: Session
+    session: Session | SessionRow  # a model, or a row read with its table (the event page's table cards)
     players: list[int]  # player ids in seat order
     totals: list[int]
     hands: int
+
+
+class SessionRow(NamedTuple):
+    """A session of a table read as plain values (``tables_seats_and_sessions``), with the fields its
+    readers use (``SessionResult``, ``event_money``, the table cards, the chances): a model
+    instance of every column cost twice as much to read."""
+
+    pk: int
+    table: Table  # the table it was read with (and its round, when the caller selected it)
+    number: int
+    status: str
+    totals: list
+    hand_count: int
+    finished_at: datetime.datetime | None
+
+    @property
+    def table_id(self) -> int:
+        return self.table.pk
+
+
+def tables_seats_and_sessions(tables: list[Table]) -> tuple[dict[int, list[tuple[int, int]]],
+                                                           dict[int, list[SessionRow]]]:
+    """Of ``tables`` (that the caller may show: ``policy.Visibility``'s), their seats as (position,
+    player id) pairs by position and their sessions (``SessionRow``) by number, table id → list:
+    two queries of plain rows whatever the number of tables."""
+    by_id = {table.pk: table for table in tables}
+    seats: dict[int, list[tuple[int, int]]] = {pk: [] for pk in by_id}
+    sessions: dict[int, list[SessionRow]] = {pk: [] for pk in by_id}
+    if not by_id:
+        return seats, sessions
+    for table, position, player in (Seat.objects.filter(table__in=list(by_id)).order_by("table", "position")
+                                    .values_list("table", "position", "player")):
+        seats[table].append((position, player))
+    for pk, table, number, status, totals, hands, finished_at in (
+            Session.objects.filter(table__in=list(by_id)).order_by("table", "number")
+            .values_list("pk", "table", "number", "status", "totals", "hand_count", "finished_at")):
+        sessions[table].append(SessionRow(pk, by_id[table], number, status, totals, hands, finished_at))
+    return seats, sessions
 
 
 def _with_seats(sessions: QuerySet[Session]) -> QuerySet[Session]:

@@ -3,14 +3,17 @@ the templates' loops: a page of a hundred standings rows and twelve table cards 
 rendering in the template's machinery (a loop's context per row and cell), not in its markup.
 
     {% standings_rows standings moves=moves screen=screen maumau=maumau %}
-    {% session_heads t.sessions session_word %}  {# a table card's column per session #}
-    {% table_rows t.rows %}  {# a table card's row per player: his sessions' totals #}
+    {% table_results t session_word %}  {# a table card: its heading, a column per session, a row per player #}
 
 ``standings_rows`` (``pages/_standings.html``: the event page, the room screen, the printed
 standings): a row per player: rank, the change since the previous round (``moves``: the room screen),
 the name (a link to the player's page; on the ``screen`` without a link, a namesake's addition
 on a line of its own), sessions played, the metrics' values and Maumau's money. Whole numbers
-(ranks, ids, counts) as they are, the values as people read them already (``display.number``)."""
+(ranks, ids, counts) as they are, the values as people read them already (``display.number``).
+
+``table_results`` (``pages/_rounds.html``): a table card's heading and results, as the template
+wrote them: a column per session (its state and hands), a row per player (a link to his page, his
+totals already as people read them), and a note while the table has not started."""
 from __future__ import annotations
 
 import re
@@ -18,6 +21,7 @@ from html import escape
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 register = template.Library()
 
@@ -71,23 +75,35 @@ def standings_rows(rows, *, moves: bool = False, screen: bool = False, maumau: b
         for row in rows))
 
 
-@register.simple_tag
-def session_heads(sessions, session_word) -> SafeString:
-    """A table card's column heads (``pages/_rounds.html``): each session, its state and hands."""
-    word = text(session_word)
-    return mark_safe("".join(
+def _session_heads(sessions, word: str) -> str:
+    """A table card's column heads: each session, its state and hands."""
+    return "".join(
         f'\n                  <th scope="col" class="num" data-session="{text(s["session"].pk)}">{word} '
         f'{text(s["session"].number)}\n                    <span class="status status-{text(s["session"].status)}">'
         f'{text(s["status"])}{"" if s["abandoned"] else " · " + text(s["hands_text"])}</span>\n                  </th>'
-        for s in sessions))
+        for s in sessions)
 
 
-@register.simple_tag
-def table_rows(rows) -> SafeString:
-    """A table card's rows (``pages/_rounds.html``): each player, a link to his page, and his
-    totals, one per session (already as people read them)."""
-    return mark_safe("".join(
+def _table_rows(rows) -> str:
+    """A table card's rows: each player, a link to his page, and his totals, one per session."""
+    return "".join(
         f'\n                <tr>\n                  <td class="name"><a href="{text(row["url"])}">{text(row["name"])}</a></td>'
         + "".join(f'<td class="num total">{text(total)}</td>' for total in row["totals"])
         + "\n                </tr>"
-        for row in rows))
+        for row in rows)
+
+
+@register.simple_tag
+def table_results(card: dict, session_word) -> SafeString:
+    """A table card's heading, results and note (``pages/_rounds.html``; ``card``: the table, its
+    sessions' views and its players' rows, as ``rounds_context`` builds them). Written here: the
+    template's translations and conditions per card were most of its rendering."""
+    sessions = card["sessions"]
+    heading = _("Table %(number)s") % {"number": text(card["table"].number)}
+    empty = "" if sessions else f'<p class="empty">{text(_("Not started yet."))}</p>'
+    return mark_safe(
+        f'<h4>{heading}</h4>\n          <div class="scroll" tabindex="0">\n          <table class="results">\n'
+        f'            <thead>\n              <tr>\n                <th scope="col">{text(_("Player"))}</th>\n'
+        f'                {_session_heads(sessions, text(session_word))}\n              </tr>\n            </thead>\n'
+        f'            <tbody>\n              {_table_rows(card["rows"])}\n            </tbody>\n          </table>\n'
+        f'          </div>\n          {empty}')
