@@ -175,12 +175,13 @@ def rounds_context(event: Event, tables: int = 1) -> dict:
     shown = (Table.objects.filter(round__in=shown_rounds, round__event=event).select_related("round")
              .order_by("round__number", "number"))
 
+    # Each table read with the count of them all (a window over the public tables) and whether a
+    # round is held back with tables (its seating is read only then).
+    shown = shown.annotate(shown_count=Window(Count("pk")),
+                           round_held=Exists(Round.objects.filter(event=event, results_held=True, tables__isnull=False)))
+
     def page_of(number: int) -> list[Table]:
-        # Each table read with the count of them all (a window over the public tables) and whether
-        # a round is held back with tables (its seating is read only then).
-        held = Exists(Round.objects.filter(event=event, results_held=True, tables__isnull=False))
-        return list(shown.annotate(shown_count=Window(Count("pk")), round_held=held)
-                    [(number - 1) * TABLES_PAGE:number * TABLES_PAGE])
+        return list(shown[(number - 1) * TABLES_PAGE:number * TABLES_PAGE])
 
     shown_tables = page_of(tables)
     if shown_tables:

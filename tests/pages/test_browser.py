@@ -22,8 +22,9 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 pytestmark = pytest.mark.browser
 
 # Debian's headless shell of Chromium (the engine of /usr/bin/chromium without the browser's own
-# windows and services, what Playwright itself runs for headless tests): the same Blink and V8, a
-# third less CPU per browser test than the whole browser. The whole browser where it is missing.
+# windows and services, what Playwright itself runs for headless tests): the same Blink and V8, and
+# about 40 % less of Chromium's CPU in a browser walk (the console evening: 28.7 → 17.0 CPU-seconds).
+# The whole browser where it is missing.
 CHROMIUM = next((path for path in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium") if os.path.exists(path)),
                 "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
