@@ -253,7 +253,8 @@ def test_home_page(demo_site, open_page):
     page = open_page(f"{base}/")
     for event in events.values():
         assert page.locator(f'a[data-event="{event.pk}"]').count() == 1
-    page.click(f'a[data-event="{events["maumau"].pk}"]')
+    with page.expect_navigation():
+        page.click(f'a[data-event="{events["maumau"].pk}"]')
     assert page.locator("#money").count() == 1  # Maumau: money per player and transfers per series
     screenshots(open_page, f"{base}/", "home")
 
