@@ -96,7 +96,6 @@ def _django_test_settings(request):
     _set_task_join_will_block(False)
 
 
-
 @pytest.fixture(autouse=True)
 def _shared_cache_reachable_again(request):
     """Each test starts with the shared cache asked again: a process that found it down leaves it
@@ -113,6 +112,7 @@ def _shared_cache_reachable_again(request):
     live._cache_down_until = outlook._cache_down_until = 0.0
     SlidingRateThrottle._cache_down_until = 0.0
     yield
+
 
 @pytest.fixture(autouse=True)
 def _answers_match_the_schema(request, monkeypatch):
