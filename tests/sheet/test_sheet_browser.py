@@ -415,7 +415,8 @@ def test_table_cards_print_one_page_per_round_with_the_tables_link(live_server, 
     page.goto(f"{base}/api-auth/login/")
     page.fill("#id_username", "organiser")
     page.fill("#id_password", "pw-organiser")
-    page.click('[type="submit"]')
+    with page.expect_navigation():  # logged in before the next page is asked for
+        page.click('[type="submit"]')
     page.goto(f"{base}/rounds/{round_.pk}/cards/")
     cards = page.locator("article.table-card")
     assert cards.count() == 2
