@@ -34,6 +34,7 @@ import sys
 import time
 from pathlib import Path
 
+from bench.proc import cpu_seconds
 from bench.scale import prepare
 from bench.series import season_in_play
 
@@ -177,11 +178,7 @@ def _worker() -> subprocess.Popen:
 
 def _cpu(process: subprocess.Popen | None) -> float:
     """CPU seconds a process has spent (Linux /proc; 0 elsewhere or without one)."""
-    stat = Path(f"/proc/{process.pid}/stat") if process is not None else None
-    if stat is None or not stat.exists():
-        return 0.0
-    fields = stat.read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return 0.0 if process is None else cpu_seconds(process.pid)
 
 
 def _wait_synced(seconds: float = 60.0) -> None:

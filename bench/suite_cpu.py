@@ -17,9 +17,8 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 
-PROC = Path("/proc")
+from bench.proc import PROC, stat
 
 # (what a process is called, a test on its name and command line), first match wins.
 KINDS = [
@@ -43,15 +42,6 @@ def kind(name: str, command: str) -> str:
     return "other"
 
 
-def _cpu(pid: str, tick: int) -> tuple[str, float] | None:
-    """(start time, CPU-seconds so far) of a process, or None when it is gone."""
-    try:
-        fields = (PROC / pid / "stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return fields[19], (int(fields[11]) + int(fields[12])) / tick
-
-
 def _describe(pid: str) -> str | None:
     try:
         name = (PROC / pid / "comm").read_text().strip()
@@ -70,7 +60,6 @@ def _machine() -> tuple[int, int]:
 
 class Sampler:
     def __init__(self) -> None:
-        self.tick = os.sysconf("SC_CLK_TCK")
         self.seen: dict[tuple[str, str], list] = {}  # (pid, start) -> [kind, first CPU, last CPU]
         self.first = True
         self.own = str(os.getpid())  # the sampler itself is not the command's
@@ -79,7 +68,7 @@ class Sampler:
         for entry in PROC.iterdir():
             if not entry.name.isdigit() or entry.name == self.own:
                 continue
-            found = _cpu(entry.name, self.tick)
+            found = stat(entry.name)
             if found is None:
                 continue
             key = (entry.name, found[0])

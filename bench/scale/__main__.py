@@ -43,6 +43,7 @@ import threading
 import time
 from pathlib import Path
 
+from bench.proc import PROC, cpu_seconds
 from bench.scale import prepare
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -309,29 +310,20 @@ class Bench:
     def cpu(self) -> dict:
         """CPU seconds spent so far by the web workers, PostgreSQL's processes on this machine and
         this process (the clients), from /proc (Linux; empty elsewhere)."""
-        if not Path("/proc/self/stat").exists():
+        if not (PROC / "self" / "stat").exists():
             return {}
-        tick = os.sysconf("SC_CLK_TCK")
-
-        def spent(pid) -> float:
-            try:
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                return 0.0
-            return (int(fields[11]) + int(fields[12])) / tick
-
         postgres = 0.0
-        for entry in Path("/proc").iterdir():
+        for entry in PROC.iterdir():
             if entry.name.isdigit():
                 try:
                     if (entry / "comm").read_text().strip() in ("postgres", "postmaster"):
-                        postgres += spent(entry.name)
+                        postgres += cpu_seconds(entry.name)
                 except OSError:
                     pass
         times = os.times()
-        return {"web workers": sum(spent(pid) for pid in self.server.workers()), "PostgreSQL": postgres,
+        return {"web workers": sum(cpu_seconds(pid) for pid in self.server.workers()), "PostgreSQL": postgres,
                 "clients": times.user + times.system,
-                **({"Celery worker": spent(self.worker.pid)} if self.worker is not None else {})}
+                **({"Celery worker": cpu_seconds(self.worker.pid)} if self.worker is not None else {})}
 
     # --- processes -----------------------------------------------------------------------------
 

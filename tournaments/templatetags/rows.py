@@ -99,7 +99,7 @@ def table_results(card: dict, session_word) -> SafeString:
     sessions' views and its players' rows, as ``rounds_context`` builds them). Written here: the
     template's translations and conditions per card were most of its rendering."""
     sessions = card["sessions"]
-    heading = _("Table %(number)s") % {"number": text(card["table"].number)}
+    heading = text(_("Table %(number)s")) % {"number": text(card["table"].number)}
     empty = "" if sessions else f'<p class="empty">{text(_("Not started yet."))}</p>'
     return mark_safe(
         f'<h4>{heading}</h4>\n          <div class="scroll" tabindex="0">\n          <table class="results">\n'
