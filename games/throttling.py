@@ -24,6 +24,8 @@ import time
 from django.core.cache import cache as default_cache
 from rest_framework.throttling import ScopedRateThrottle
 
+from .cache_pause import CachePause
+
 logger = logging.getLogger(__name__)
 
 RETRY_SECONDS = 5.0
@@ -79,7 +81,7 @@ class SlidingRateThrottle(ScopedRateThrottle):
     the module says."""
 
     cache = default_cache
-    _cache_down_until = 0.0
+    _cache_pause = CachePause(RETRY_SECONDS)  # the process's, for every instance (one per request)
 
     def allow_request(self, request, view):
         self.scope = getattr(view, self.scope_attr, None)
@@ -99,11 +101,11 @@ class SlidingRateThrottle(ScopedRateThrottle):
                 raise
             logger.warning("throttle: the cache failed; counting in this process for %ss", RETRY_SECONDS,
                            exc_info=True)
-            type(self)._cache_down_until = time.monotonic() + RETRY_SECONDS
+            self._cache_pause.start()
             return self._count(LOCAL)
 
     def _store(self):
-        return LOCAL if time.monotonic() < type(self)._cache_down_until else self.cache
+        return LOCAL if self._cache_pause.active else self.cache
 
     def window_keys(self, key: str, now: float) -> tuple[str, str, float]:
         window = int(now // self.duration)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import time
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
@@ -34,6 +33,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F, Max, OuterRef, Q, Subquery
 
+from games.cache_pause import CachePause
 from tournaments.models import Seat, Session, Table
 
 from .calibration import (
@@ -59,19 +59,18 @@ CACHE_SECONDS = 24 * 3600
 CACHE_PAUSE_SECONDS = 5.0
 
 log = logging.getLogger(__name__)
-_cache_down_until = 0.0
+_cache_pause = CachePause(CACHE_PAUSE_SECONDS)
 
 
 def _from_cache(call, default):
     """``call()`` on the shared cache, or ``default`` when it fails: the chances are then computed
     (a page with chances never fails because the cache is down; it costs their computation)."""
-    global _cache_down_until
-    if time.monotonic() < _cache_down_until:
+    if _cache_pause.active:
         return default
     try:
         return call()
     except Exception:  # noqa: BLE001 - a cache backend's failures are many (Redis down, timeouts)
-        _cache_down_until = time.monotonic() + CACHE_PAUSE_SECONDS
+        _cache_pause.start()
         log.warning("the shared cache failed: win chances are computed without it", exc_info=True)
         return default
 

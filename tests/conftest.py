@@ -99,18 +99,15 @@ def _django_test_settings(request):
 @pytest.fixture(autouse=True)
 def _shared_cache_reachable_again(request):
     """Each test starts with the shared cache asked again: a process that found it down leaves it
-    alone for a few seconds (tournaments/live.py, ratings/outlook.py, games/throttling.py), and a
-    test that broke the cache, or a timeout under load, must not carry that pause into the next
-    test (the chances would then be the prior scale's for part of it)."""
+    alone for a few seconds (games/cache_pause.py), and a test that broke the cache, or a timeout
+    under load, must not carry that pause into the next test (the chances would then be the prior
+    scale's for part of it)."""
     if not request.config.pluginmanager.hasplugin("django"):
         yield
         return
-    from games.throttling import SlidingRateThrottle
-    from ratings import outlook
-    from tournaments import live
+    from games import cache_pause
 
-    live._cache_down_until = outlook._cache_down_until = 0.0
-    SlidingRateThrottle._cache_down_until = 0.0
+    cache_pause.end_all()
     yield
 
 

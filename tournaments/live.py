@@ -60,6 +60,8 @@ from django.utils.module_loading import import_string
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from games.cache_pause import CachePause
+
 from . import policy
 from .models import Event
 from .signals import (
@@ -86,20 +88,19 @@ RENDER_WAIT_SECONDS = 3.0
 # command only after its connect timeout: a page must not wait for it twice).
 CACHE_PAUSE_SECONDS = 5.0
 
-_cache_down_until = 0.0
+_cache_pause = CachePause(CACHE_PAUSE_SECONDS)
 
 
 def _cache_call(call, default=None):
     """``call()`` on the shared cache, or ``default`` when it fails (the failure is logged, and the
     cache is left alone for ``CACHE_PAUSE_SECONDS``)."""
-    global _cache_down_until
-    if time.monotonic() < _cache_down_until:
+    if _cache_pause.active:
         return default
     try:
         return call()
     except Exception as error:  # noqa: BLE001 - a cache backend's failures are many (Redis down, timeouts)
         if isinstance(error, LAYER_ERRORS):  # cannot be reached: not asked again for a while
-            _cache_down_until = time.monotonic() + CACHE_PAUSE_SECONDS
+            _cache_pause.start()
         log.warning("the shared cache failed: live fragments are rendered without it", exc_info=True)
         return default
 

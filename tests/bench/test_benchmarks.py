@@ -2,7 +2,9 @@
 their docstrings say; openskill, the reference of ``bench.ratings``, is optional."""
 from __future__ import annotations
 
+import re
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -86,7 +88,7 @@ def test_the_event_page_benchmark_measures_warm_cold_and_without_the_cache(capsy
     assert "cache unreachable" in out and "ratio 3x rounds and history" in out
 
 
-@pytest.mark.skipif(not __import__("pathlib").Path("/proc/stat").exists(), reason="reads Linux's /proc")
+@pytest.mark.skipif(not Path("/proc/stat").exists(), reason="reads Linux's /proc")
 def test_the_suite_cpu_count_finds_the_commands_processes_by_kind_and_keeps_its_exit(capsys):
     from bench import suite_cpu
 
@@ -94,8 +96,6 @@ def test_the_suite_cpu_count_finds_the_commands_processes_by_kind_and_keeps_its_
     assert suite_cpu.main(["--every", "0.05", "--", sys.executable, "-c", burn]) == 3
     out = capsys.readouterr().out
     assert "exit 3" in out
-    import re
-
     spent = {m[2]: float(m[1]) for m in re.finditer(r"^ +([0-9.]+) CPU-s  (.+)$", out, re.MULTILINE)}
     assert spent.get("other Python", 0) > 0.05, out
     assert suite_cpu.kind("chrome", "/usr/lib/chromium/chromium --type=renderer") == "Chromium"

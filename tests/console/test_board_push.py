@@ -218,7 +218,7 @@ def test_the_board_answers_without_the_cache(world, settings, monkeypatch):
                                    "LOCATION": "redis://127.0.0.1:9/0", "OPTIONS": {"socket_connect_timeout": 0.5}}}
     with pytest.raises(RedisConnectionError):
         cache.get("anything")
-    monkeypatch.setattr(live, "_cache_down_until", 0.0)
+    live._cache_pause.end()
     round_ = world.events["mu"].rounds.get(number=1)
     client = logged_in(world.organiser)
     board = client.get(f"/console/rounds/{round_.pk}/?fragment=board")

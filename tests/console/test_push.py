@@ -434,8 +434,8 @@ def test_a_hand_is_stored_and_announced_when_the_cache_cannot_be_reached(world, 
                                    "LOCATION": "redis://127.0.0.1:9/0", "OPTIONS": {"socket_connect_timeout": 0.5}}}
     with pytest.raises(Exception):
         cache.get("anything")
-    monkeypatch.setattr(live, "_cache_down_until", 0.0)
-    monkeypatch.setattr(outlook, "_cache_down_until", 0.0)
+    live._cache_pause.end()
+    outlook._cache_pause.end()
 
     async def listen():
         channel = await layer.new_channel()

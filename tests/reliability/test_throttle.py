@@ -35,7 +35,7 @@ def rate():
     yield set_rate
     ScopedRateThrottle.THROTTLE_RATES = original
     del SlidingRateThrottle.timer
-    SlidingRateThrottle._cache_down_until = 0.0
+    SlidingRateThrottle._cache_pause.end()
     with LOCAL._lock:
         LOCAL._values.clear()
 

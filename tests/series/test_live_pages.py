@@ -187,7 +187,7 @@ def test_the_series_pages_answer_without_the_cache(world, season, settings, monk
                                    "LOCATION": "redis://127.0.0.1:9/0", "OPTIONS": {"socket_connect_timeout": 0.5}}}
     with pytest.raises(RedisConnectionError):
         cache.get("anything")
-    monkeypatch.setattr(live, "_cache_down_until", 0.0)
+    live._cache_pause.end()
     _hand(world, world.events["mu"].rounds.get(number=1).tables.order_by("number").first())
     for url in (f"/series/{season.pk}/", f"/series/{season.pk}/screen/", f"/series/{season.pk}/?fragment=standings",
                 f"/series/{season.pk}/screen/?fragment=standings"):
