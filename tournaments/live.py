@@ -486,13 +486,16 @@ _sender = _Sender()
 
 @receiver(table_results_changed, dispatch_uid="live_table_results_changed")
 def _table_results_changed(sender, event_id: int, table_id: int, held: bool, series_id: int | None,
-                           **kwargs) -> None:
+                           series_events: tuple[int, ...] | None = None, **kwargs) -> None:
     events = {event_id: not held}
     if not held and series_id is not None:
         # The room screens of the other events of its series show the series' top, which this
         # hand may move: their versions move too. (The series' own pages move with the hand's
-        # sync request: ``_series_sync_requested``.)
-        events.update(dict.fromkeys(_series_siblings(series_id, event_id), True))
+        # sync request: ``_series_sync_requested``.) A submission read them with the table's
+        # state (``results.sql.table_state``); other writes have them read here.
+        if series_events is None:
+            series_events = _series_siblings(series_id, event_id)
+        events.update(dict.fromkeys(series_events, True))
     announce_all(events)
 
 

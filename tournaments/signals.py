@@ -24,8 +24,9 @@ results_visibility_changing = Signal()
 
 # A table's hands changed (a hand stored, corrected or voided). Sent with ``event_id``,
 # ``table_id``, ``session_id``, ``held`` (whether its round's results are held back from the
-# public) and ``series_id`` (the series the event counts for, read after the table's lock, or
-# None): live pages refresh on it.
+# public), ``series_id`` (the series the event counts for, read after the table's lock, or
+# None) and ``series_events`` (that series' other events when the write read them, or None): live
+# pages refresh on it.
 table_results_changed = Signal()
 
 # The kept public standings of series must be computed again: their sync requests were committed
@@ -53,9 +54,12 @@ def announce_results_visibility_changed(event_id: int) -> None:
 
 
 def announce_table_results_changed(*, event_id: int, table_id: int, session_id: int, held: bool,
-                                   series_id: int | None) -> None:
+                                   series_id: int | None, series_events: tuple[int, ...] | None = None) -> None:
+    """``table_results_changed`` on commit; ``series_events``: the other events of ``series_id``
+    when the write read them (None: the receiver reads them)."""
     transaction.on_commit(lambda: table_results_changed.send(
         sender=None, event_id=event_id, table_id=table_id, session_id=session_id, held=held, series_id=series_id,
+        series_events=series_events,
     ))
 
 

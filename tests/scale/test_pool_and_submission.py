@@ -153,6 +153,30 @@ def test_a_hand_runs_a_bounded_number_of_statements(world):
 
 
 @pytest.mark.django_db
+def test_a_hand_in_a_series_reads_the_series_other_events_with_the_tables_state(
+        world, monkeypatch, django_capture_on_commit_callbacks):
+    """A hand in an event of a series moves the room screens of the series' other events (they
+    show its top): those events are read by the statement that reads the table's state, so the
+    commit announces them without a query of its own."""
+    from tournaments import live, services
+
+    event, other = world.events["mu"], world.other_event
+    series = services.series_create(by_user=world.club_organiser, club=world.club, name="Season", game="mu")
+    third = services.event_create(club=world.club, by_user=world.club_organiser, name="third", game="mu")
+    for each in (event, other, third):
+        services.event_update(event=each, by_user=world.club_organiser, series=series)
+    announced = []
+    monkeypatch.setattr(live, "announce_all", announced.append)
+    monkeypatch.setattr(live, "_series_siblings", lambda *args: pytest.fail("the other events queried on commit"))
+    table = event.rounds.get().tables.first()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for().post(f"/api/v1/tables/{table.pk}/hands/", next_record("mu", random.Random(7), 4, None),
+                                     format="json", HTTP_X_SCORER_TOKEN=table.scorer_token)
+        assert response.status_code == 201, response.content
+    assert announced == [{event.pk: True, other.pk: True, third.pk: True}]
+
+
+@pytest.mark.django_db
 def test_a_hands_statements_are_converted_once_per_process(world, monkeypatch):
     """psycopg turns a statement's placeholders into PostgreSQL's once and caches the result, for
     statements of at most 50 parameters and 4 KiB (``psycopg/_queries.py``); a larger one is

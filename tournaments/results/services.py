@@ -303,7 +303,7 @@ def _submit(
     version = HandVersion(hand=hand, version=1, dealer=hand.dealer, record=record, result=result, created_by=user,
                           via_scorer_token=party.via_scorer_token)
     outcome = book.apply(played(hand))
-    _store(session, outcome, new=(hand, version))
+    _store(session, outcome, new=(hand, version), series_events=state.series_events)
     return hand, _receipt(hand, session, outcome.book, unconfirmed=state.waiting + hand.unconfirmed)
 
 
@@ -319,13 +319,15 @@ def _read_book(session: Session) -> tuple[SessionBook, list[Hand]]:
     return book_of(session, session_rules(session, len(players)), hands, players=players), hands
 
 
-def _store(session: Session, outcome: Outcome, *, new: tuple[Hand, HandVersion] | None = None) -> None:
+def _store(session: Session, outcome: Outcome, *, new: tuple[Hand, HandVersion] | None = None,
+           series_events: tuple[int, ...] | None = None) -> None:
     """Store ``outcome`` in the caller's transaction: the session's kept state that changed, its
     players' round and event sums (``outcome.standings``) and its series' sync request (the
     series' public standings are recomputed after the commit: ``standings/outbox.py``); with
     ``new`` (a submission) the hand and its first version too, in one statement on PostgreSQL
     (``sql.store_hand``). Then the payments a Maumau series owes, and the announcements: the
-    table's live pages, the ratings when the session's result changed."""
+    table's live pages (and those of its series' other events: ``series_events`` when the caller
+    read them with the table's state), the ratings when the session's result changed."""
     fields = _keep(session, outcome)
     table = session.table
     event_id, round_id = table.round.event_id, table.round_id
@@ -338,7 +340,8 @@ def _store(session: Session, outcome: Outcome, *, new: tuple[Hand, HandVersion] 
         if changes:
             series_outbox.request_for_events([event_id])  # its series, read after the table's lock
     announce_table_results_changed(event_id=event_id, table_id=table.pk, session_id=session.pk,
-                                   held=table.round.results_held, series_id=table.round.event.series_id)
+                                   held=table.round.results_held, series_id=table.round.event.series_id,
+                                   series_events=series_events)
     if outcome.transfers is not None:
         _store_transfers(session, outcome.transfers)
     if outcome.result_changed:
@@ -586,7 +589,8 @@ def hand_dispute(*, hand: Hand, seat: int | None, reason: str, by_user=None, via
                      before={"disputed": False}, after={"disputed": True}, data=_named(seat, player))
         table = hand.session.table
         announce_table_results_changed(event_id=table.round.event_id, table_id=table.pk, session_id=hand.session_id,
-                                       held=table.round.results_held, series_id=table.round.event.series_id)
+                                       held=table.round.results_held, series_id=table.round.event.series_id,
+                                   series_events=series_events)
         return hand_receipt(hand, hand.session)
 
 
