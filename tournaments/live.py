@@ -41,7 +41,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from urllib.parse import parse_qs
 
@@ -179,12 +179,6 @@ def _current(key: str) -> int | None:
 def bump_version(event_id: int) -> int | None:
     """The event's next version (None when the cache cannot be reached)."""
     return _bump(_version_key(event_id))
-
-
-def bump_series_version(series_id: int) -> int | None:
-    """The series' next version (None when the cache cannot be reached): its pages' fragments
-    (the series' public standings) are cached by it."""
-    return _bump(_series_version_key(series_id))
 
 
 def ratings_key(game: str) -> str:
@@ -374,21 +368,25 @@ def announce(event_id: int, *, public: bool) -> None:
     announce_all({event_id: public})
 
 
-def announce_all(events: dict[int, bool]) -> None:
-    """``announce`` each event (event id -> whether the public hears of it), their versions
-    bumped in one round trip to the cache."""
+def announce_all(events: dict[int, bool], series: Iterable[int] = ()) -> None:
+    """``announce`` each event (event id -> whether the public hears of it) and ``announce_series``
+    each of ``series``, their versions bumped in one round trip to the cache."""
+    series = list(series)
     # The versions are bumped here, at once (after the change's commit, before anything else reads
     # the pages): a page read after the write never finds the fragments of the version before it.
-    versions = _bump_all([_version_key(event_id) for event_id in events])
+    versions = _bump_all([_version_key(event_id) for event_id in events]
+                         + [_series_version_key(series_id) for series_id in series])
     for event_id, public in events.items():
         _send((EVENT, event_id), public, versions.get(_version_key(event_id)))
+    for series_id in series:
+        _send((SERIES_KIND, series_id), True, versions.get(_series_version_key(series_id)))
 
 
 def announce_series(series_id: int) -> None:
     """Tell the series' pages that what they show may have changed (its public standings): its
     version is bumped at once, as an event's, and the sockets that asked for its fragments get
     them (``series_group``)."""
-    _send((SERIES_KIND, series_id), True, bump_series_version(series_id))
+    announce_all({}, series=[series_id])
 
 
 def _send(target: tuple[str, int], public: bool, version: int | None) -> None:
@@ -486,17 +484,20 @@ _sender = _Sender()
 
 @receiver(table_results_changed, dispatch_uid="live_table_results_changed")
 def _table_results_changed(sender, event_id: int, table_id: int, held: bool, series_id: int | None,
-                           series_events: tuple[int, ...] | None = None, **kwargs) -> None:
+                           series_events: tuple[int, ...] | None = None, series_requested: int | None = None,
+                           **kwargs) -> None:
     events = {event_id: not held}
     if not held and series_id is not None:
         # The room screens of the other events of its series show the series' top, which this
-        # hand may move: their versions move too. (The series' own pages move with the hand's
-        # sync request: ``_series_sync_requested``.) A submission read them with the table's
-        # state (``results.sql.table_state``); other writes have them read here.
+        # hand may move: their versions move too. A submission read them with the table's state
+        # (``results.sql.table_state``); other writes have them read here.
         if series_events is None:
             series_events = _series_siblings(series_id, event_id)
         events.update(dict.fromkeys(series_events, True))
-    announce_all(events)
+    # The series' own pages move with the write's sync request: with this announcement when the
+    # write says so (a submission: the versions of the events and the series in one round trip),
+    # else with ``series_sync_requested`` (``_series_sync_requested``).
+    announce_all(events, series=() if series_requested is None else (series_requested,))
 
 
 def _series_siblings(series_id: int, event_id: int) -> list[int]:
@@ -520,14 +521,15 @@ def _results_visibility_changed(sender, event_id: int, **kwargs) -> None:
 
 
 @receiver(series_sync_requested, dispatch_uid="live_series_sync_requested")
-def _series_sync_requested(sender, series_ids: list[int], **kwargs) -> None:
+def _series_sync_requested(sender, series_ids: list[int], announced: bool = False, **kwargs) -> None:
     """A write that may move the series' public standings committed its sync request
     (``standings/outbox.py``: hands, holds and releases, events attached, moved, published or
     redated, the series' scoring): the series' pages move now. Until the sync settles the request
     their fragments are computed (``series_standings.kept_rows``), so the version of this moment
-    never shows the rows the request will replace; the sync itself changes nothing they show."""
-    for series_id in series_ids:
-        announce_series(series_id)
+    never shows the rows the request will replace; the sync itself changes nothing they show.
+    ``announced``: the write's ``table_results_changed`` moves them (``series_requested``)."""
+    if not announced:
+        announce_all({}, series=series_ids)
 
 
 # What a channel layer raises when its server cannot be reached (redis-py's errors, and the socket's).

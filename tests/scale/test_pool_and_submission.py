@@ -153,11 +153,12 @@ def test_a_hand_runs_a_bounded_number_of_statements(world):
 
 
 @pytest.mark.django_db
-def test_a_hand_in_a_series_reads_the_series_other_events_with_the_tables_state(
+def test_a_hand_in_a_series_moves_its_pages_in_one_round_trip_and_no_query(
         world, monkeypatch, django_capture_on_commit_callbacks):
-    """A hand in an event of a series moves the room screens of the series' other events (they
-    show its top): those events are read by the statement that reads the table's state, so the
-    commit announces them without a query of its own."""
+    """A hand in an event of a series moves the versions of its event, of the series' other events
+    (their room screens show its top) and of the series (its sync request): in one round trip to
+    the cache on commit, and with no query of its own (the other events are read by the statement
+    that reads the table's state)."""
     from tournaments import live, services
 
     event, other = world.events["mu"], world.other_event
@@ -165,15 +166,19 @@ def test_a_hand_in_a_series_reads_the_series_other_events_with_the_tables_state(
     third = services.event_create(club=world.club, by_user=world.club_organiser, name="third", game="mu")
     for each in (event, other, third):
         services.event_update(event=each, by_user=world.club_organiser, series=series)
-    announced = []
-    monkeypatch.setattr(live, "announce_all", announced.append)
+    bumped, bump_all = [], live._bump_all
+    monkeypatch.setattr(live, "_bump_all", lambda keys: bumped.append(sorted(keys)) or bump_all(keys))
     monkeypatch.setattr(live, "_series_siblings", lambda *args: pytest.fail("the other events queried on commit"))
+    versions = {pk: live.current_version(pk) for pk in (event.pk, other.pk, third.pk)}
+    series_version = live.current_series_version(series.pk)
     table = event.rounds.get().tables.first()
     with django_capture_on_commit_callbacks(execute=True):
         response = client_for().post(f"/api/v1/tables/{table.pk}/hands/", next_record("mu", random.Random(7), 4, None),
                                      format="json", HTTP_X_SCORER_TOKEN=table.scorer_token)
         assert response.status_code == 201, response.content
-    assert announced == [{event.pk: True, other.pk: True, third.pk: True}]
+    assert bumped == [sorted([*map(live._version_key, versions), live._series_version_key(series.pk)])]
+    assert all(live.current_version(pk) > version for pk, version in versions.items())
+    assert live.current_series_version(series.pk) > series_version
 
 
 @pytest.mark.django_db

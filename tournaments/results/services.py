@@ -332,8 +332,10 @@ def _store(session: Session, outcome: Outcome, *, new: tuple[Hand, HandVersion] 
     table = session.table
     event_id, round_id = table.round.event_id, table.round_id
     changes = outcome.standings
+    series_requested = None
     if new is not None:
-        series_outbox.requested([sql.store_hand(*new, session, fields, standings=(event_id, round_id, changes))])
+        series_requested = sql.store_hand(*new, session, fields, standings=(event_id, round_id, changes))
+        series_outbox.requested([series_requested], announced=True)
     elif fields:
         sql.update(session, fields)
         aggregates.apply(event_id, round_id, changes)
@@ -341,7 +343,7 @@ def _store(session: Session, outcome: Outcome, *, new: tuple[Hand, HandVersion] 
             series_outbox.request_for_events([event_id])  # its series, read after the table's lock
     announce_table_results_changed(event_id=event_id, table_id=table.pk, session_id=session.pk,
                                    held=table.round.results_held, series_id=table.round.event.series_id,
-                                   series_events=series_events)
+                                   series_events=series_events, series_requested=series_requested)
     if outcome.transfers is not None:
         _store_transfers(session, outcome.transfers)
     if outcome.result_changed:
@@ -589,8 +591,7 @@ def hand_dispute(*, hand: Hand, seat: int | None, reason: str, by_user=None, via
                      before={"disputed": False}, after={"disputed": True}, data=_named(seat, player))
         table = hand.session.table
         announce_table_results_changed(event_id=table.round.event_id, table_id=table.pk, session_id=hand.session_id,
-                                       held=table.round.results_held, series_id=table.round.event.series_id,
-                                   series_events=series_events)
+                                       held=table.round.results_held, series_id=table.round.event.series_id)
         return hand_receipt(hand, hand.session)
 
 

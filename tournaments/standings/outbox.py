@@ -24,12 +24,13 @@ from ..signals import announce_series_sync_requested
 from . import series_standings
 
 
-def requested(series_ids: Iterable[int | None]) -> None:
+def requested(series_ids: Iterable[int | None], *, announced: bool = False) -> None:
     """The requests of ``series_ids`` (None ignored) were written by the caller's statement: have
-    them synced after its commit."""
+    them synced after its commit. ``announced``: the caller moves the series' live pages itself
+    (a hand's ``table_results_changed``, one round trip for the event's and the series' versions)."""
     ids = sorted({int(pk) for pk in series_ids if pk is not None})
     if ids:
-        announce_series_sync_requested(ids)
+        announce_series_sync_requested(ids, announced=announced)
 
 
 def request_sync(series_ids: Iterable[int | None]) -> None:
