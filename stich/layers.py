@@ -71,6 +71,20 @@ class BoundedRedisChannelLayer(RedisChannelLayer):
         }
         return aioredis.BlockingConnectionPool.from_url(address, **options)
 
+    async def group_send(self, group, message):
+        """channels_redis's ``group_send``, after one round trip that drops the group's expired
+        members and counts the rest: an announcement to a group nobody listens to (an event's
+        groups without a page open, most of them most of the time) costs that one round trip
+        instead of the layer's two."""
+        assert self.require_valid_group_name(group), "Group name not valid"
+        key = self._group_key(group)
+        pipe = self.connection(self.consistent_hash(group)).pipeline(transaction=False)
+        pipe.zremrangebyscore(key, min=0, max=int(time.time()) - self.group_expiry)
+        pipe.zcard(key)
+        _, members = await pipe.execute()
+        if members:
+            await super().group_send(group, message)
+
     async def group_renew(self, group: str, channel: str) -> bool:
         """Add ``channel`` to ``group`` (again) and refresh the group's expiry; True when the
         channel was not in the group (Redis lost it)."""

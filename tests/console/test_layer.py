@@ -120,3 +120,38 @@ def test_a_socket_whose_membership_redis_lost_joins_again_and_tells_its_page(red
     told, heard = async_to_sync(scenario)()
     assert told == {"type": "results_changed", "event": event.pk}
     assert heard == {"type": "results_changed", "event": event.pk}
+
+
+def test_a_send_to_a_group_nobody_listens_to_is_one_round_trip(redis_url, monkeypatch):
+    """A hand announces itself to its event's groups (and to its series' other events'), most of
+    which have no page open: such a send drops the expired members and counts the rest in one
+    round trip, and goes no further; a group with a member gets the message as before."""
+    from channels_redis.core import RedisChannelLayer
+
+    layer = bounded_layer(redis_url, group_expiry=60)
+    sent = []
+    library_send = RedisChannelLayer.group_send
+
+    async def counted(self, group, message):
+        sent.append(group)
+        await library_send(self, group, message)
+
+    monkeypatch.setattr(RedisChannelLayer, "group_send", counted)
+
+    async def scenario():
+        await layer.group_send("empty", {"type": "results.changed", "event": 1})
+        # A member whose entry expired (its socket died without leaving) counts as nobody.
+        gone = await layer.new_channel()
+        await layer.connection(0).zadd(layer._group_key("stale"), {gone: 1})
+        await layer.group_send("stale", {"type": "results.changed", "event": 2})
+        stale_left = await layer.connection(0).zcard(layer._group_key("stale"))
+        channel = await layer.new_channel()
+        await layer.group_add("room", channel)
+        await layer.group_send("room", {"type": "results.changed", "event": 3})
+        received = await layer.receive(channel)
+        await layer.flush()
+        return stale_left, received
+
+    stale_left, received = async_to_sync(scenario)()
+    assert sent == ["room"] and stale_left == 0
+    assert received == {"type": "results.changed", "event": 3}
