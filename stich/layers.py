@@ -76,14 +76,27 @@ class BoundedRedisChannelLayer(RedisChannelLayer):
         members and counts the rest: an announcement to a group nobody listens to (an event's
         groups without a page open, most of them most of the time) costs that one round trip
         instead of the layer's two."""
-        assert self.require_valid_group_name(group), "Group name not valid"
-        key = self._group_key(group)
-        pipe = self.connection(self.consistent_hash(group)).pipeline(transaction=False)
-        pipe.zremrangebyscore(key, min=0, max=int(time.time()) - self.group_expiry)
-        pipe.zcard(key)
-        _, members = await pipe.execute()
-        if members:
-            await super().group_send(group, message)
+        await self.group_send_many([(group, message)])
+
+    async def group_send_many(self, sends: list[tuple[str, dict]]) -> None:
+        """``group_send`` of each (group, message), the groups' expired members dropped and the
+        rest counted in one round trip per Redis host for all of them; channels_redis's send then
+        only for the groups with members (a process's announcements of one moment: a hand in an
+        event of a series moves the pages of every event of the series)."""
+        by_host: dict[int, list[tuple[str, dict]]] = {}
+        for group, message in sends:
+            assert self.require_valid_group_name(group), "Group name not valid"
+            by_host.setdefault(self.consistent_hash(group), []).append((group, message))
+        for index, items in by_host.items():
+            expired = int(time.time()) - self.group_expiry
+            pipe = self.connection(index).pipeline(transaction=False)
+            for group, _message in items:
+                pipe.zremrangebyscore(self._group_key(group), min=0, max=expired)
+                pipe.zcard(self._group_key(group))
+            members = (await pipe.execute())[1::2]
+            for (group, message), count in zip(items, members):
+                if count:
+                    await super().group_send(group, message)
 
     async def group_renew(self, group: str, channel: str) -> bool:
         """Add ``channel`` to ``group`` (again) and refresh the group's expiry; True when the

@@ -439,8 +439,9 @@ class _Sender:
     """One event loop per process, on a daemon thread, that sends the announcements of the
     process's synchronous code (WSGI workers, Celery tasks): the layer's connections stay open
     between sends (``async_to_sync`` would start a loop, a thread and a connection for every one),
-    and the announcements of an event (or series) within ``COALESCE_SECONDS`` go out once. Started
-    at the first send, and again in a forked child."""
+    and the announcements of one ``COALESCE_SECONDS`` go out together at its end, once per event
+    (or series), in one call of the layer's ``group_send_many`` (``stich.layers``: one round trip
+    for every group nobody listens to). Started at the first send, and again in a forked child."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -465,18 +466,25 @@ class _Sender:
                 was_public, was = self._pending[target]
                 self._pending[target] = (was_public or public, max(was, version) if was and version else None)
                 return
+            first = not self._pending  # no delivery is due yet: this one starts the next
             self._pending[target] = (public, version)
-        loop.call_soon_threadsafe(
-            loop.call_later, COALESCE_SECONDS, lambda: loop.create_task(self._deliver(layer, target)))
+        if first:
+            loop.call_soon_threadsafe(loop.call_later, COALESCE_SECONDS, lambda: loop.create_task(self._deliver(layer)))
 
-    async def _deliver(self, layer, target: tuple[str, int]) -> None:
+    async def _deliver(self, layer) -> None:
         with self._lock:
-            public, version = self._pending.pop(target)
+            pending, self._pending = self._pending, {}
+        sends = [(group, _target_message(target, version)) for target, (public, version) in pending.items()
+                 for group in _target_groups(target, public)]
         try:
-            for group in _target_groups(target, public):
-                await layer.group_send(group, _target_message(target, version))
+            many = getattr(layer, "group_send_many", None)
+            if many is not None:
+                await many(sends)
+            else:  # another shared layer than the project's
+                for group, message in sends:
+                    await layer.group_send(group, message)
         except Exception:  # noqa: BLE001 - as in announce()
-            log.exception("could not announce the changes of %s %s to its live pages", *target)
+            log.exception("could not announce the changes of %s to their live pages", sorted(pending))
 
 
 _sender = _Sender()

@@ -155,3 +155,37 @@ def test_a_send_to_a_group_nobody_listens_to_is_one_round_trip(redis_url, monkey
     stale_left, received = async_to_sync(scenario)()
     assert sent == ["room"] and stale_left == 0
     assert received == {"type": "results.changed", "event": 3}
+
+
+def test_the_announcements_of_one_moment_cost_one_round_trip_for_the_groups_nobody_listens_to(redis_url, monkeypatch):
+    """``group_send_many``: the expired members of every group dropped and the rest counted in one
+    pipeline; the layer's own send only for the group with a member, which gets its message."""
+    from channels_redis.core import RedisChannelLayer
+    from redis.asyncio.client import Pipeline
+
+    layer = bounded_layer(redis_url)
+    sent, pipelines = [], []
+    library_send, execute = RedisChannelLayer.group_send, Pipeline.execute
+
+    async def counted_send(self, group, message):
+        sent.append(group)
+        await library_send(self, group, message)
+
+    async def counted_execute(self, *args, **kwargs):
+        pipelines.append(len(self.command_stack))
+        return await execute(self, *args, **kwargs)
+
+    async def scenario():
+        channel = await layer.new_channel()
+        await layer.group_add("event-3", channel)
+        monkeypatch.setattr(RedisChannelLayer, "group_send", counted_send)
+        monkeypatch.setattr(Pipeline, "execute", counted_execute)
+        await layer.group_send_many([(f"event-{n}", {"type": "results.changed", "event": n}) for n in range(1, 11)])
+        monkeypatch.undo()
+        received = await layer.receive(channel)
+        await layer.flush()
+        return received
+
+    received = async_to_sync(scenario)()
+    assert sent == ["event-3"] and received == {"type": "results.changed", "event": 3}
+    assert pipelines[0] == 20  # ten groups' expiry and count, in the first round trip

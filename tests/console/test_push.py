@@ -141,6 +141,34 @@ def test_a_burst_of_changes_goes_out_as_one_message_per_group(monkeypatch):
     assert sent[-1] == (live.organisers_group(7), {"type": "results.changed", "event": 7}) and len(sent) == 4
 
 
+def test_the_announcements_of_one_moment_go_to_the_layer_together(monkeypatch):
+    """A hand in an event of a series moves every event of the series and the series itself:
+    the process's announcements of one ``COALESCE_SECONDS`` reach the project's layer in one call
+    (``group_send_many``: one round trip for all the groups nobody listens to)."""
+    import threading
+    import time
+
+    from tournaments import live
+
+    calls, arrived = [], threading.Event()
+
+    class Layer:
+        async def group_send_many(self, sends):
+            calls.append(sorted(group for group, _message in sends))
+            arrived.set()
+
+        async def group_send(self, group, message):
+            raise AssertionError("each group sent on its own")
+
+    monkeypatch.setattr(live, "get_channel_layer", lambda: Layer())
+    live.announce_all({7: True, 8: True, 9: False}, series=[3])
+    live.announce_all({7: True}, series=[3])  # the next hand of the same moment rides along
+    assert arrived.wait(5)
+    time.sleep(3 * live.COALESCE_SECONDS)
+    assert calls == [sorted([live.organisers_group(7), live.public_group(7), live.organisers_group(8),
+                             live.public_group(8), live.organisers_group(9), live.series_group(3)])]
+
+
 def socket_to(event_id: int, user=None) -> WebsocketCommunicator:
     from django.contrib.auth.models import AnonymousUser
 
