@@ -469,7 +469,13 @@ class _Sender:
             first = not self._pending  # no delivery is due yet: this one starts the next
             self._pending[target] = (public, version)
         if first:
-            loop.call_soon_threadsafe(loop.call_later, COALESCE_SECONDS, lambda: loop.create_task(self._deliver(layer)))
+            try:
+                loop.call_soon_threadsafe(loop.call_later, COALESCE_SECONDS,
+                                          lambda: loop.create_task(self._deliver(layer)))
+            except RuntimeError:  # the loop closed meanwhile: nothing would ever deliver what waits
+                with self._lock:
+                    self._pending = {}
+                raise
 
     async def _deliver(self, layer) -> None:
         with self._lock:
