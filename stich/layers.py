@@ -90,9 +90,9 @@ class BoundedRedisChannelLayer(RedisChannelLayer):
         for index, items in by_host.items():
             expired = int(time.time()) - self.group_expiry
             pipe = self.connection(index).pipeline(transaction=False)
-            for group, _message in items:
-                pipe.zremrangebyscore(self._group_key(group), min=0, max=expired)
-                pipe.zcard(self._group_key(group))
+            for key in (self._group_key(group) for group, _message in items):
+                pipe.zremrangebyscore(key, min=0, max=expired)
+                pipe.zcard(key)
             members = (await pipe.execute())[1::2]
             for (group, message), count in zip(items, members):
                 if count:

@@ -97,7 +97,6 @@ def main() -> None:
     report(rows, throughput, rss, bench)
 
 
-
 def _spent(after, before) -> float:
     """CPU-seconds spent between two readings of ``cpu()``. Per process for PostgreSQL (its
     backends come and go: a Celery task's connection closes after the task): each process alive at
@@ -109,6 +108,7 @@ def _spent(after, before) -> float:
         before = before or {}
         return sum(spent - before.get(key, 0.0) for key, spent in after.items())
     return after - (before or 0.0)
+
 
 class Bench:
     def __init__(self, args) -> None:

@@ -122,21 +122,27 @@ def test_a_socket_whose_membership_redis_lost_joins_again_and_tells_its_page(red
     assert heard == {"type": "results_changed", "event": event.pk}
 
 
-def test_a_send_to_a_group_nobody_listens_to_is_one_round_trip(redis_url, monkeypatch):
-    """A hand announces itself to its event's groups (and to its series' other events'), most of
-    which have no page open: such a send drops the expired members and counts the rest in one
-    round trip, and goes no further; a group with a member gets the message as before."""
+@pytest.fixture
+def library_sends(monkeypatch):
+    """The groups that channels_redis's own ``group_send`` was called for (the layer's override
+    calls it only for groups with members)."""
     from channels_redis.core import RedisChannelLayer
 
-    layer = bounded_layer(redis_url, group_expiry=60)
-    sent = []
-    library_send = RedisChannelLayer.group_send
+    sent, library_send = [], RedisChannelLayer.group_send
 
     async def counted(self, group, message):
         sent.append(group)
         await library_send(self, group, message)
 
     monkeypatch.setattr(RedisChannelLayer, "group_send", counted)
+    return sent
+
+
+def test_a_send_to_a_group_nobody_listens_to_is_one_round_trip(redis_url, library_sends):
+    """A hand announces itself to its event's groups (and to its series' other events'), most of
+    which have no page open: such a send drops the expired members and counts the rest in one
+    round trip, and goes no further; a group with a member gets the message as before."""
+    layer = bounded_layer(redis_url, group_expiry=60)
 
     async def scenario():
         await layer.group_send("empty", {"type": "results.changed", "event": 1})
@@ -153,23 +159,18 @@ def test_a_send_to_a_group_nobody_listens_to_is_one_round_trip(redis_url, monkey
         return stale_left, received
 
     stale_left, received = async_to_sync(scenario)()
-    assert sent == ["room"] and stale_left == 0
+    assert library_sends == ["room"] and stale_left == 0
     assert received == {"type": "results.changed", "event": 3}
 
 
-def test_the_announcements_of_one_moment_cost_one_round_trip_for_the_groups_nobody_listens_to(redis_url, monkeypatch):
+def test_the_announcements_of_one_moment_cost_one_round_trip_for_the_groups_nobody_listens_to(
+        redis_url, library_sends, monkeypatch):
     """``group_send_many``: the expired members of every group dropped and the rest counted in one
     pipeline; the layer's own send only for the group with a member, which gets its message."""
-    from channels_redis.core import RedisChannelLayer
     from redis.asyncio.client import Pipeline
 
     layer = bounded_layer(redis_url)
-    sent, pipelines = [], []
-    library_send, execute = RedisChannelLayer.group_send, Pipeline.execute
-
-    async def counted_send(self, group, message):
-        sent.append(group)
-        await library_send(self, group, message)
+    pipelines, execute = [], Pipeline.execute
 
     async def counted_execute(self, *args, **kwargs):
         pipelines.append(len(self.command_stack))
@@ -178,14 +179,12 @@ def test_the_announcements_of_one_moment_cost_one_round_trip_for_the_groups_nobo
     async def scenario():
         channel = await layer.new_channel()
         await layer.group_add("event-3", channel)
-        monkeypatch.setattr(RedisChannelLayer, "group_send", counted_send)
         monkeypatch.setattr(Pipeline, "execute", counted_execute)
         await layer.group_send_many([(f"event-{n}", {"type": "results.changed", "event": n}) for n in range(1, 11)])
-        monkeypatch.undo()
         received = await layer.receive(channel)
         await layer.flush()
         return received
 
     received = async_to_sync(scenario)()
-    assert sent == ["event-3"] and received == {"type": "results.changed", "event": 3}
+    assert library_sends == ["event-3"] and received == {"type": "results.changed", "event": 3}
     assert pipelines[0] == 20  # ten groups' expiry and count, in the first round trip
