@@ -7,8 +7,8 @@ reached raises. This one counts per client in a sliding window: each request add
 cache's atomic ``incr`` to the current fixed window's counter (``add`` creates it), and is refused
 (the increment taken back) when the counter, plus the previous window's weighted by how much of
 it the sliding window still covers, exceeds the rate. Concurrent requests each get their own
-number, so no more than the rate pass. On Redis ``incr`` is atomic across processes and hosts;
-the database cache (the fallback without ``REDIS_URL``) reads and writes, so there the count is
+number, so no more than the rate pass. On Redis ``incr`` is atomic across processes and hosts,
+and the shared cache counts in one round trip (``count_window``); the database cache (the fallback without ``REDIS_URL``) reads and writes, so there the count is
 exact only without races.
 
 When the cache fails, the throttle counts in the process's memory instead (the same window) and
@@ -76,6 +76,23 @@ class LocalCounter:
 LOCAL = LocalCounter()
 
 
+def count_window(store, current: str, previous: str, timeout: int) -> tuple[int, int]:
+    """This window's counter incremented (created if missing, to live ``timeout`` seconds: two
+    windows, as the next window still weighs this one) and the previous window's count. A store
+    with a ``count_window`` of its own (the shared Redis cache, ``stich/cache.py``: one round trip)
+    counts itself; the others with ``add``, ``incr`` and ``get``."""
+    own = getattr(store, "count_window", None)
+    if own is not None:
+        return own(current, previous, timeout)
+    store.add(current, 0, timeout)
+    try:
+        number = store.incr(current)
+    except ValueError:  # expired between add and incr
+        store.add(current, 1, timeout)
+        number = 1
+    return number, store.get(previous) or 0
+
+
 class SlidingRateThrottle(ScopedRateThrottle):
     """``ScopedRateThrottle``'s scopes, rates and client addresses (``NUM_PROXIES``), counted as
     the module says."""
@@ -113,14 +130,7 @@ class SlidingRateThrottle(ScopedRateThrottle):
 
     def _count(self, store) -> bool:
         current, previous, elapsed = self.window_keys(self.key, self.now)
-        # Two windows' lifetime: the next window still weighs this one.
-        store.add(current, 0, 2 * self.duration + 1)
-        try:
-            number = store.incr(current)
-        except ValueError:  # expired between add and incr
-            store.add(current, 1, 2 * self.duration + 1)
-            number = 1
-        before = store.get(previous) or 0
+        number, before = count_window(store, current, previous, 2 * self.duration + 1)
         if before * (1 - elapsed) + number <= self.num_requests:
             return True
         store.decr(current)  # a refused request does not count

@@ -102,3 +102,44 @@ def test_the_previous_window_still_weighs(rate):
     second = [client.post(DRY_RUN, RECORD, format="json", REMOTE_ADDR="10.20.30.42").status_code for _ in range(12)]
     assert first.count(200) == 10
     assert second.count(200) == 1  # 10 × 0.9 + 1 ≤ 10
+
+
+def test_the_shared_redis_cache_counts_a_window_in_one_round_trip():
+    """``stich.cache.RedisCache.count_window``, the count the throttles take on every request: one
+    pipeline (no command on its own), this window's counter created at 1 with the lifetime asked,
+    then incremented; the previous window's count read as a number."""
+    import uuid
+
+    import redis
+
+    from stich.cache import RedisCache
+
+    if not settings.REDIS_URL:
+        pytest.skip("REDIS_URL is not set")
+    cache = RedisCache(settings.REDIS_URL, {"KEY_PREFIX": f"count-{uuid.uuid4().hex}"})
+    cache.set("previous", 7, 30)
+    commands, pipelines = [], []
+    original_command, original_pipeline = redis.Redis.execute_command, redis.client.Pipeline.execute
+
+    def command(client, *args, **options):
+        if not isinstance(client, redis.client.Pipeline):
+            commands.append(args[0])
+        return original_command(client, *args, **options)
+
+    def pipeline(pipe, *args, **options):
+        pipelines.append([stack_args[0] for stack_args, _ in pipe.command_stack])
+        return original_pipeline(pipe, *args, **options)
+
+    redis.Redis.execute_command, redis.client.Pipeline.execute = command, pipeline
+    try:
+        first = cache.count_window("current", "previous", 121)
+        second = cache.count_window("current", "previous", 121)
+        fresh = cache.count_window("next", "current", 121)
+    finally:
+        redis.Redis.execute_command, redis.client.Pipeline.execute = original_command, original_pipeline
+    assert (first, second, fresh) == ((1, 7), (2, 7), (1, 2))
+    assert commands == [] and pipelines == [["INCRBY", "EXPIRE", "GET"]] * 3
+    assert cache.get("current") == 2
+    ttl = cache._cache.get_client(write=True).ttl(cache.make_key("current"))
+    assert 115 <= ttl <= 121
+    cache.delete_many(["previous", "current", "next"])
