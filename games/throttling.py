@@ -8,8 +8,8 @@ cache's atomic ``incr`` to the current fixed window's counter (``add`` creates i
 (the increment taken back) when the counter, plus the previous window's weighted by how much of
 it the sliding window still covers, exceeds the rate. Concurrent requests each get their own
 number, so no more than the rate pass. On Redis ``incr`` is atomic across processes and hosts,
-and the shared cache counts in one round trip (``count_window``); the database cache (the fallback without ``REDIS_URL``) reads and writes, so there the count is
-exact only without races.
+and the shared Redis cache counts in one round trip (``count_window``). Without ``REDIS_URL``
+the shared cache is diskcache's, whose ``add`` and ``incr`` are atomic as well.
 
 When the cache fails, the throttle counts in the process's memory instead (the same window) and
 tries the cache again after ``RETRY_SECONDS``: the dry run stays available, and still limited per
