@@ -148,9 +148,13 @@ class SlidingRateThrottle(ScopedRateThrottle):
         return max(1.0, (1 - elapsed) * self.duration)
 
     @classmethod
-    def forget(cls, scope: str, ident: str, duration: int = 60) -> None:
-        """Forget one client's counters (tests: the cache outlives a test)."""
+    def forget(cls, scope: str, ident: str) -> None:
+        """Forget one client's counters of ``scope`` (tests: the cache outlives a test): the windows
+        of the scope's own rate around now (an hour's for ``registration``, a minute's for the dry run)."""
         key = cls.cache_format % {"scope": scope, "ident": ident}
+        throttle = cls()
+        throttle.scope = scope
+        _, duration = throttle.parse_rate(throttle.get_rate())
         window = int(time.time() // duration)
         for store in (cls.cache, LOCAL):
             for number in (window - 1, window, window + 1):

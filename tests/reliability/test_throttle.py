@@ -143,3 +143,30 @@ def test_the_shared_redis_cache_counts_a_window_in_one_round_trip():
     ttl = cache._cache.get_client(write=True).ttl(cache.make_key("current"))
     assert 115 <= ttl <= 121
     cache.delete_many(["previous", "current", "next"])
+
+
+def test_forget_clears_the_windows_of_the_scopes_own_rate():
+    """``forget``, the tests' reset of a client's count, clears the windows of the scope's own rate:
+    the registration's are an hour long (``REGISTRATION_THROTTLE``, 20/hour), not a minute."""
+    from django.contrib.auth.models import AnonymousUser
+    from rest_framework.test import APIRequestFactory
+
+    from games.throttling import SlidingRateThrottle
+
+    address = "10.20.30.50"
+    view = type("RegistrationView", (), {"throttle_scope": "registration"})()
+
+    def allowed() -> bool:
+        request = APIRequestFactory().post("/", REMOTE_ADDR=address)
+        request.user = AnonymousUser()
+        return SlidingRateThrottle().allow_request(request, view)
+
+    SlidingRateThrottle.forget("registration", address)
+    try:
+        limit = SlidingRateThrottle().parse_rate(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["registration"])[0]
+        assert [allowed() for _ in range(limit)] == [True] * limit
+        assert not allowed()
+        SlidingRateThrottle.forget("registration", address)
+        assert allowed()
+    finally:
+        SlidingRateThrottle.forget("registration", address)
