@@ -112,6 +112,20 @@ def _shared_cache_reachable_again(request):
 
 
 @pytest.fixture(autouse=True)
+def _registrations_counted_afresh(request):
+    """Each test starts with no registration counted for the local address (the test client's, the
+    browsers' and the live servers'): the scope allows 20 an hour per address, and the tests of one
+    process register more than that within an hour."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    from games.throttling import SlidingRateThrottle
+
+    SlidingRateThrottle.forget("registration", "127.0.0.1")
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _answers_match_the_schema(request, monkeypatch):
     """Every ``/api/v1/`` answer a test gets through Django's test client (DRF's ``APIClient`` too)
     is checked against the served OpenAPI description (tests/openapi_check.py); a test whose answers
