@@ -26,15 +26,6 @@ def statuses(event) -> dict[str, str]:
     return dict(Registration.objects.filter(event=event).values_list("name", "status"))
 
 
-@pytest.fixture
-def forget_throttle():
-    from games.throttling import SlidingRateThrottle
-
-    SlidingRateThrottle.forget("registration", "127.0.0.1")
-    yield
-    SlidingRateThrottle.forget("registration", "127.0.0.1")
-
-
 def test_a_registration_fills_waits_and_moves_up(event, world):
     names = ["Anna", "Ben", "Cem", "Dora", "Emil"]
     made = {name: registrations.register(event=event, name=name) for name in names}
@@ -73,7 +64,7 @@ def test_a_closed_event_takes_no_registration(event):
     assert refused.value.code is Error.REGISTRATION_CLOSED
 
 
-def test_the_public_page_registers_and_the_link_withdraws(event, forget_throttle):
+def test_the_public_page_registers_and_the_link_withdraws(event):
     client = Client()
     page = client.get(f"/events/{event.pk}/register/")
     text = page.content.decode()
@@ -95,7 +86,7 @@ def test_the_public_page_registers_and_the_link_withdraws(event, forget_throttle
     assert registration.status == "withdrawn"
 
 
-def test_registering_is_throttled(event, world, settings, forget_throttle):
+def test_registering_is_throttled(event, world, settings):
     from rest_framework.throttling import ScopedRateThrottle
 
     original = ScopedRateThrottle.THROTTLE_RATES
@@ -113,7 +104,7 @@ def test_registering_is_throttled(event, world, settings, forget_throttle):
     assert Registration.objects.filter(event=event).count() == 3
 
 
-def test_the_public_sees_only_the_names_agreed_to(event, world, forget_throttle):
+def test_the_public_sees_only_the_names_agreed_to(event, world):
     organiser = world.other_organiser
     shown = registrations.register(event=event, name="Shown Person", contact="shown@example.org", show_name=True)
     hidden = registrations.register(event=event, name="Hidden Person", contact="hidden@example.org")
@@ -162,7 +153,7 @@ def test_matching_warns_of_namesakes_and_checks_in(event, world):
     assert not_member.value.code is Error.NOT_A_MEMBER
 
 
-def test_the_api_of_the_organisers(event, world, forget_throttle):
+def test_the_api_of_the_organisers(event, world):
     organiser = client_for(world.other_organiser)
     created = client_for().post(f"/api/v1/events/{event.pk}/registration/",
                                 {"name": "Katrin Zimmermann", "show_name": True}, format="json")
