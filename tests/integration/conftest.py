@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from amqp.exceptions import ChannelError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,7 +33,7 @@ def _worker_env(database_name: str | None) -> dict:
 
 
 @pytest.fixture(scope="session")
-def live_worker(django_db_setup, django_db_blocker):
+def _live_worker_process(django_db_setup, django_db_blocker):
     if not os.environ.get("REDIS_URL"):
         pytest.skip("needs REDIS_URL: a live worker runs on the real broker (CI sets it)")
     from django.db import connection
@@ -49,7 +50,9 @@ def live_worker(django_db_setup, django_db_blocker):
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"the Celery worker exited early; see {log.name}")
-        if app.control.ping(timeout=1.0, limit=1):  # back with the first answer, not after 1 s
+        answers = app.control.ping(timeout=1.0, limit=1)  # back with the first answer, not after 1 s
+        if answers:
+            process.node = next(iter(answers[0]))  # its name, for worker_idle
             break
     else:
         process.kill()
@@ -61,3 +64,36 @@ def live_worker(django_db_setup, django_db_blocker):
     except subprocess.TimeoutExpired:
         process.kill()
     log.close()
+
+
+def worker_idle(app, node: str, seconds: float = 60.0) -> bool:
+    """Wait until the broker's default queue is empty and the worker ``node`` holds no task (running,
+    reserved or scheduled by a countdown); True once that was seen twice in a row, False after
+    ``seconds``."""
+    deadline = time.monotonic() + seconds
+    quiet = 0
+    while time.monotonic() < deadline:
+        with app.connection_for_read() as conn:
+            try:
+                queued = conn.default_channel.queue_declare(app.conf.task_default_queue, passive=True).message_count
+            except ChannelError:  # Redis holds no list for an empty queue
+                queued = 0
+        inspect = app.control.inspect(destination=[node], timeout=2.0, limit=1)  # back with its answer
+        held = [inspect.active(), inspect.reserved(), inspect.scheduled()]
+        busy = queued or any(tasks for replies in held for tasks in (replies or {}).values())
+        quiet = 0 if busy else quiet + 1
+        if quiet >= 2:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.fixture
+def live_worker(_live_worker_process):
+    """The session's live worker; at the end of the test it is left idle before the test database is
+    flushed: a task still running then (a sync, a push, a rating scheduled by the test's last
+    commits) would hold locks that the flush's TRUNCATE waits for or deadlocks on."""
+    from stich.celery import app
+
+    yield _live_worker_process
+    assert worker_idle(app, _live_worker_process.node), "the live worker did not become idle within 60 s"
