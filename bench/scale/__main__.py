@@ -16,7 +16,8 @@ in-process, and, with ``REDIS_URL``, a live Celery worker rates finished session
 the response to a session's last hand to its pool entry (p95 of ``--sessions-timed``). Without
 ``REDIS_URL`` the sync runs in-process and that time is the sync's. At the large scale, 32 clients
 (``--clients``) each submit hands to a table of their own for ``--duration`` seconds, against a
-bare DRF endpoint of the same server; last, the web workers' peak memory.
+bare DRF endpoint of the same server (the kinds of requests take turns in ``--chunks`` chunks);
+last, the web workers' peak memory.
 
 With ``--series-events N`` the throughput run also has the 32 clients submit to the tables of the
 current event of a series of N events (``bench.series.season_in_play``: N - 1 played evenings)
@@ -61,6 +62,10 @@ def main() -> None:
                         help="finished sessions timed per scale")
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--duration", type=float, default=15.0, help="seconds per throughput run")
+    parser.add_argument("--chunks", type=int, default=3,
+                        help="each throughput run in this many chunks, the kinds taking turns (bare, dry run, "
+                             "hands, hands in a series, again): a slower or faster spell of the machine falls on "
+                             "every kind, not on one")
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (deploy/compose.yaml: 3)")
     parser.add_argument("--series-events", type=int, default=0,
                         help="throughput: also hands in an event of a series of this many events")
@@ -108,6 +113,32 @@ def _spent(after, before) -> float:
         before = before or {}
         return sum(spent - before.get(key, 0.0) for key, spent in after.items())
     return after - (before or 0.0)
+
+
+def _merged(runs: list[dict]) -> dict:
+    """The figures of one kind's chunks together: requests per second of their time, the latencies'
+    p50 and p99, the CPU per request of each process."""
+    every = sorted(t for run in runs for t in run["latencies"])
+    elapsed = sum(run["elapsed"] for run in runs)
+    cpu: dict[str, float] = {}
+    for run in runs:
+        for name, spent in run["cpu_s"].items():
+            cpu[name] = cpu.get(name, 0.0) + spent
+    return {"per_second": len(every) / elapsed, "p50": every[len(every) // 2],
+            "p99": every[min(len(every) - 1, int(0.99 * len(every)))], "errors": sum(run["errors"] for run in runs),
+            "requests": len(every), "cpu_ms": {name: spent * 1000 / len(every) for name, spent in cpu.items()}}
+
+
+def _settled(series_id: int, seconds: float = 30.0) -> None:
+    """Wait (up to ``seconds``) until the worker has settled the series' sync requests."""
+    from django.db import connection
+
+    from tournaments.models import SeriesSyncRequest
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and SeriesSyncRequest.objects.filter(series_id=series_id).exists():
+        time.sleep(0.05)
+    connection.close()
 
 
 class Bench:
@@ -265,32 +296,51 @@ class Bench:
         tables = [table_create(round_=round_, number=n + 1, players=players[4 * n:4 * n + 4], by_user=None)
                   for n in range(self.args.clients)]
         records = [[mu_record(self.rng, dealer) for _ in range(50)] for dealer in range(4)]
-        bare = self.load(lambda client, n: ("/bench/bare/", records[n % 4][n % 50], {}))
-        # The engine's dry run (validation only, nothing stored; its rate raised in main(), its
-        # throttle still reads and writes the cache): a request that judges a record, no database.
-        dry = self.load(lambda client, n: ("/api/v1/records/validate", records[n % 4][n % 50], {}), ok=200)
-        hands = self.load(lambda client, n: (f"/api/v1/tables/{tables[client].pk}/hands/", records[n % 4][n % 50],
-                                             {"X-Scorer-Token": tables[client].scorer_token}))
-        answer = {"bare": bare, "dry run": dry, "hands": hands}
+        kinds = {
+            "bare": (lambda client, n: ("/bench/bare/", records[n % 4][n % 50], {}), 201),
+            # The engine's dry run (validation only, nothing stored; its rate raised in main(), its
+            # throttle still reads and writes the cache): a request that judges a record, no database.
+            "dry run": (lambda client, n: ("/api/v1/records/validate", records[n % 4][n % 50], {}), 200),
+            "hands": (lambda client, n: (f"/api/v1/tables/{tables[client].pk}/hands/", records[n % 4][n % 50],
+                                         {"X-Scorer-Token": tables[client].scorer_token}), 201),
+        }
+        sampler = series = None
         if self.args.series_events:
             from bench.series import season_in_play
 
             series, at = season_in_play(events=self.args.series_events, tables=self.args.clients, rng=self.rng)
             sampler = Visibility(series.pk) if self.worker is not None else None
-            answer["series hands"] = self.load(
-                lambda client, n: (f"/api/v1/tables/{at[client].pk}/hands/", records[n % 4][n % 50],
-                                   {"X-Scorer-Token": at[client].scorer_token}), sampler=sampler)
-            if sampler is not None:
-                answer["series visible"] = sampler.figures()
+            kinds["series hands"] = (lambda client, n: (f"/api/v1/tables/{at[client].pk}/hands/",
+                                                        records[n % 4][n % 50],
+                                                        {"X-Scorer-Token": at[client].scorer_token}), 201)
+        # The kinds take turns, a chunk each (``--chunks``), so that a spell of a slower machine
+        # falls on all of them; a table's hands go on where its previous chunk stopped.
+        counters = {kind: [0] * self.args.clients for kind in kinds}
+        chunks: dict[str, list[dict]] = {kind: [] for kind in kinds}
+        for _ in range(self.args.chunks):
+            for kind, (next_request, ok) in kinds.items():
+                chunks[kind].append(self.load(next_request, ok=ok, counters=counters[kind],
+                                              sampler=sampler if kind == "series hands" else None,
+                                              duration=self.args.duration / self.args.chunks))
+                if kind == "series hands":
+                    _settled(series.pk)  # the chunk's last sync does not run into the next kind's
+        answer = {kind: _merged(runs) for kind, runs in chunks.items()}
+        if sampler is not None:
+            answer["series visible"] = sampler.figures()
         return answer
 
-    def load(self, next_request, ok: int = 201, sampler=None) -> dict:
-        deadline = time.perf_counter() + self.args.duration
+    def load(self, next_request, ok: int = 201, sampler=None, counters: list[int] | None = None,
+             duration: float | None = None) -> dict:
+        """``--clients`` threads sending ``next_request(client, n)`` until ``duration`` (the
+        ``--duration``) is over; ``counters``: each client's count of answered requests, where
+        its ``n`` goes on from (kept across chunks)."""
+        deadline = time.perf_counter() + (self.args.duration if duration is None else duration)
         latencies: list[list[float]] = [[] for _ in range(self.args.clients)]
         errors = [0] * self.args.clients
+        counters = [0] * self.args.clients if counters is None else counters
 
         def client(index: int) -> None:
-            number = 0
+            number = counters[index]
             while time.perf_counter() < deadline:
                 url, body, headers = next_request(index, number)
                 started = time.perf_counter()
@@ -303,6 +353,7 @@ class Bench:
                     number += 1
                 else:
                     errors[index] += 1
+            counters[index] = number
 
         cpu_before = self.cpu()
         started = time.perf_counter()
@@ -315,29 +366,28 @@ class Bench:
             thread.join()
         elapsed = time.perf_counter() - started
         cpu = {name: _spent(spent, cpu_before.get(name)) for name, spent in self.cpu().items()}
-        every = sorted(t for client_times in latencies for t in client_times)
-        return {"per_second": len(every) / elapsed, "p50": every[len(every) // 2],
-                "p99": every[min(len(every) - 1, int(0.99 * len(every)))], "errors": sum(errors), "requests": len(every),
-                "cpu_ms": {name: spent * 1000 / len(every) for name, spent in cpu.items()}}
+        return {"elapsed": elapsed, "latencies": [t for client_times in latencies for t in client_times],
+                "errors": sum(errors), "cpu_s": cpu}
 
     def cpu(self) -> dict:
-        """CPU seconds spent so far by the web workers, PostgreSQL's processes on this machine (per
-        process: see ``_spent``) and this process (the clients), from /proc (Linux; empty elsewhere)."""
+        """CPU seconds spent so far by the web workers, PostgreSQL's and Redis' processes on this
+        machine (per process: see ``_spent``) and this process (the clients), from /proc (Linux; empty elsewhere)."""
         if not (PROC / "self" / "stat").exists():
             return {}
-        postgres = {}
+        postgres, redis_server = {}, {}
         for entry in PROC.iterdir():
             if entry.name.isdigit():
                 try:
-                    if (entry / "comm").read_text().strip() in ("postgres", "postmaster"):
+                    comm = (entry / "comm").read_text().strip()
+                    if comm in ("postgres", "postmaster", "redis-server"):
                         found = stat(entry.name)
                         if found is not None:
-                            postgres[entry.name, found[0]] = found[1]
+                            (redis_server if comm == "redis-server" else postgres)[entry.name, found[0]] = found[1]
                 except OSError:
                     pass
         times = os.times()
         return {"web workers": sum(cpu_seconds(pid) for pid in self.server.workers()), "PostgreSQL": postgres,
-                "clients": times.user + times.system,
+                "Redis": redis_server, "clients": times.user + times.system,
                 **({"Celery worker": cpu_seconds(self.worker.pid)} if self.worker is not None else {})}
 
     # --- processes -----------------------------------------------------------------------------
