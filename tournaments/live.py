@@ -129,7 +129,10 @@ def _bump_all(keys: list[str]) -> dict[str, int]:
             # One command on the hand's commit path (Django's add and incr take three round trips
             # per key). Django's Redis cache stores integers as they are, so ``cache.get`` reads
             # what INCR wrote.
-            stored = [backend.make_and_validate_key(key) for key in keys]
+            # ``make_key``: the keys are this module's own (``_version_key``), ASCII without
+            # spaces; validating each one's characters cost more than the command (a hand in a
+            # series of ten events bumps twelve).
+            stored = [backend.make_key(key) for key in keys]
             versions = _bump_script(backend)(keys=stored, args=[int(time.time() * 1000), VERSION_SECONDS])
             return dict(zip(keys, versions))
         versions = {}
@@ -376,10 +379,8 @@ def announce_all(events: dict[int, bool], series: Iterable[int] = ()) -> None:
     # the pages): a page read after the write never finds the fragments of the version before it.
     versions = _bump_all([_version_key(event_id) for event_id in events]
                          + [_series_version_key(series_id) for series_id in series])
-    for event_id, public in events.items():
-        _send((EVENT, event_id), public, versions.get(_version_key(event_id)))
-    for series_id in series:
-        _send((SERIES_KIND, series_id), True, versions.get(_series_version_key(series_id)))
+    _send_all([((EVENT, event_id), public, versions.get(_version_key(event_id))) for event_id, public in events.items()]
+              + [((SERIES_KIND, series_id), True, versions.get(_series_version_key(series_id))) for series_id in series])
 
 
 def announce_series(series_id: int) -> None:
@@ -389,18 +390,24 @@ def announce_series(series_id: int) -> None:
     announce_all({}, series=[series_id])
 
 
-def _send(target: tuple[str, int], public: bool, version: int | None) -> None:
+def _send_all(sends: list[tuple[tuple[str, int], bool, int | None]]) -> None:
+    """Each (target, whether the public hears it, its version) to its live pages: to a shared
+    layer all at once (``_Sender.send_all``), to the in-memory one each in turn."""
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not sends:
         return
-    try:
-        if isinstance(layer, InMemoryChannelLayer):
+    if not isinstance(layer, InMemoryChannelLayer):
+        try:
+            _sender.send_all(layer, sends)
+        except Exception:  # noqa: BLE001 - the channel layer's failures are many (Redis down, loop closed)
+            log.exception("could not announce the changes of %s to their live pages", [target for target, _, _ in sends])
+        return
+    for target, public, version in sends:
+        try:
             for group in _target_groups(target, public):
                 async_to_sync(layer.group_send)(group, _target_message(target, version))
-        else:
-            _sender.send(layer, target, public, version)
-    except Exception:  # noqa: BLE001 - the channel layer's failures are many (Redis down, loop closed)
-        log.exception("could not announce the changes of %s %s to its live pages", *target)
+        except Exception:  # noqa: BLE001 - as above
+            log.exception("could not announce the changes of %s %s to its live pages", *target)
 
 
 def _message(event_id: int, version: int | None = None) -> dict:
@@ -459,15 +466,21 @@ class _Sender:
             return self._loop
 
     def send(self, layer, target: tuple[str, int], public: bool, version: int | None = None) -> None:
+        self.send_all(layer, [(target, public, version)])
+
+    def send_all(self, layer, sends: list[tuple[tuple[str, int], bool, int | None]]) -> None:
+        """``send`` of each (target, public, version), under one taking of the lock."""
         loop = self.loop()
         with self._lock:
-            if target in self._pending:
-                # Already on its way: this change rides along (no wake-up of the loop).
-                was_public, was = self._pending[target]
-                self._pending[target] = (was_public or public, max(was, version) if was and version else None)
-                return
-            first = not self._pending  # no delivery is due yet: this one starts the next
-            self._pending[target] = (public, version)
+            first = not self._pending  # no delivery is due yet: these start the next
+            for target, public, version in sends:
+                if target in self._pending:
+                    # Already on its way: this change rides along (no wake-up of the loop).
+                    was_public, was = self._pending[target]
+                    self._pending[target] = (was_public or public, max(was, version) if was and version else None)
+                else:
+                    self._pending[target] = (public, version)
+            first = first and bool(self._pending)
         if first:
             try:
                 loop.call_soon_threadsafe(loop.call_later, COALESCE_SECONDS,

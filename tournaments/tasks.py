@@ -88,10 +88,12 @@ def queue_series_sync(series_id: int) -> None:
     """Queue the sync of a series (its requests committed), to start after ``SYNC_DELAY_SECONDS``,
     unless this process queued one that will still see them (coalesced per series: the hands of a
     busy series share one refresh). Never raises for an unreachable broker."""
+    now = time.monotonic()
+    if _queued.get(series_id, 0.0) > now:
+        return  # the commonest case of a busy series, decided first (Celery's settings cost more)
     if series_sync.app.conf.task_always_eager:
         series_sync.apply_async(args=[series_id])  # in-process: at once, a failure is a bug
         return
-    now = time.monotonic()
     if not _claim(series_id, now):
         return  # a task queued meanwhile starts later than this commit: it will see this request
     try:
