@@ -400,11 +400,23 @@ http {{
         for port in [*self.web_ports, self.live_port, self.nginx_port]:
             self.wait_for_port(port)
         # Each web worker's first requests build what it keeps (URLs, serializers): not the load's.
+        # Not measured either: a request that finds a server still starting (its port open, its
+        # workers not yet answering) is sent again, for up to a minute.
+        deadline = time.monotonic() + 60
         for _ in range(4 * self.args.web_workers):
-            connection = http.client.HTTPConnection("127.0.0.1", self.nginx_port, timeout=60)
-            connection.request("GET", f"/api/v1/events/{self.event.pk}/")
-            connection.getresponse().read()
-            connection.close()
+            while True:
+                connection = http.client.HTTPConnection("127.0.0.1", self.nginx_port, timeout=60)
+                try:
+                    connection.request("GET", f"/api/v1/events/{self.event.pk}/")
+                    connection.getresponse().read()
+                    break
+                except (OSError, http.client.HTTPException) as error:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(f"the servers did not answer within a minute; logs in {self.dir}") from error
+                    print(f"rehearsal: a warm-up request failed ({error!r}); sent again", file=sys.stderr)
+                    time.sleep(0.5)
+                finally:
+                    connection.close()
         # A worker's first task loads the compiled rater: warm both before the clock starts.
         from stich.celery import app
 
