@@ -101,3 +101,18 @@ def test_the_suite_cpu_count_finds_the_commands_processes_by_kind_and_keeps_its_
     assert suite_cpu.kind("chrome", "/usr/lib/chromium/chromium --type=renderer") == "Chromium"
     assert suite_cpu.kind("python", "python -m pytest -n 2") == "test processes (pytest and its workers)"
     assert suite_cpu.kind("postgres", "postgres: 15/main: test") == "PostgreSQL"
+
+
+def test_the_layer_benchmark_times_the_script_beside_the_pipeline(settings):
+    """``bench.layer`` on the real Redis: both ways of a delivery's expiry and count are timed, and
+    the script's keys are the layer's own (nothing left behind)."""
+    if not settings.REDIS_URL:
+        pytest.skip("REDIS_URL is not set")
+    import redis
+
+    from bench import layer
+
+    figures = layer.measure(settings.REDIS_URL, groups=5, deliveries=5, chunks=1)
+    assert figures["groups"] == 5 and figures["script_ms"] > 0 and figures["pipeline_ms"] > 0
+    assert figures["ratio"] == pytest.approx(figures["pipeline_ms"] / figures["script_ms"])
+    assert not redis.Redis.from_url(settings.REDIS_URL).keys("bench-*")
