@@ -465,11 +465,9 @@ class _Sender:
                 self._loop, self._pid, self._pending = loop, os.getpid(), {}
             return self._loop
 
-    def send(self, layer, target: tuple[str, int], public: bool, version: int | None = None) -> None:
-        self.send_all(layer, [(target, public, version)])
-
     def send_all(self, layer, sends: list[tuple[tuple[str, int], bool, int | None]]) -> None:
-        """``send`` of each (target, public, version), under one taking of the lock."""
+        """Have each (target, whether the public hears it, its version) delivered at the end of the
+        current ``COALESCE_SECONDS``, under one taking of the lock."""
         loop = self.loop()
         with self._lock:
             first = not self._pending  # no delivery is due yet: these start the next

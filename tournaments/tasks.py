@@ -40,10 +40,9 @@ def _redis():
 
 
 def _claim(series_id: int, now: float) -> bool:
-    """Whether this commit must queue the series' sync: no sync queued within the last half delay,
-    by this process or (through Redis, when there is one) by another."""
-    if _queued.get(series_id, 0.0) > now:
-        return False
+    """Whether this commit must queue the series' sync, this process having queued none that will
+    see it (``queue_series_sync`` asks ``_queued`` first): no sync queued within the last half
+    delay by another process (through Redis, when there is one)."""
     client = _redis()
     if client is None:
         return True

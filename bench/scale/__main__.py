@@ -329,15 +329,13 @@ class Bench:
             answer["series visible"] = sampler.figures()
         return answer
 
-    def load(self, next_request, ok: int = 201, sampler=None, counters: list[int] | None = None,
-             duration: float | None = None) -> dict:
-        """``--clients`` threads sending ``next_request(client, n)`` until ``duration`` (the
-        ``--duration``) is over; ``counters``: each client's count of answered requests, where
-        its ``n`` goes on from (kept across chunks)."""
-        deadline = time.perf_counter() + (self.args.duration if duration is None else duration)
+    def load(self, next_request, *, ok: int, counters: list[int], duration: float, sampler=None) -> dict:
+        """``--clients`` threads sending ``next_request(client, n)`` for ``duration`` seconds;
+        ``counters``: each client's count of answered requests, where its ``n`` goes on from (kept
+        across chunks)."""
+        deadline = time.perf_counter() + duration
         latencies: list[list[float]] = [[] for _ in range(self.args.clients)]
         errors = [0] * self.args.clients
-        counters = [0] * self.args.clients if counters is None else counters
 
         def client(index: int) -> None:
             number = counters[index]

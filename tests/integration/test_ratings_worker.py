@@ -17,7 +17,7 @@ from django.db import connection
 
 from tests.api.play import next_record, play_session
 from tests.conftest import client_for
-from tests.integration.conftest import ROOT, _worker_env
+from tests.integration.conftest import ROOT, _worker_env, worker_idle
 
 pytestmark = [
     pytest.mark.integration,
@@ -147,8 +147,7 @@ def test_a_worker_killed_mid_task_leaves_the_same_ratings(db, live_worker):
     # Tasks an earlier test left queued (beat's catch-ups in test_reliability) must not sync this
     # pool behind the victim's back: the queue emptied and the shared worker idle first.
     app.control.purge()
-    wait_for(lambda: not any((app.control.inspect(timeout=1).active() or {}).values()), timeout=120,
-             what="the shared worker idle")
+    assert worker_idle(app, live_worker.node, seconds=120), "the shared worker did not become idle"
     # The victim is killed while it waits for the held table, whatever the league's size: 1,500
     # sessions (4 to 6 players each) still make a history of more than one batch of writes
     # (ratings.services._insert) and more than one batch of marks to clear.
