@@ -48,7 +48,8 @@ def _retries_for(seconds: float, base: float, cap: float) -> int:
 
 # Each group's expired members dropped and the rest counted, for every group of one announcement in
 # one command: what a pipeline of ZREMRANGEBYSCORE and ZCARD per group did, without the client's
-# work per command (a hand in an event of a series of ten events announces to 23 groups).
+# work per command (a hand in an event of a series announces to three groups: its event's two and
+# the series'; a message to many groups, ``bench.layer``'s 23, costs one command all the same).
 _PRUNE_AND_COUNT = """
 local counts = {}
 for i, key in ipairs(KEYS) do

@@ -380,13 +380,14 @@ LIVE_FRAGMENTS = {
 }
 # The same for the event's organisers (renderer(event_id, page=): the console's board, its page
 # the round) and for the series pages (renderer(series_id, page=): the public standings, its page
-# the window of event columns).
+# the window of event columns; ``top``: the series' top on the room screens of its events).
 LIVE_ORGANISER_FRAGMENTS = {
     "board": "tournaments.console.views.board_fragment",
 }
 LIVE_SERIES_FRAGMENTS = {
     "standings": "stich.pages.series.standings_fragment",
     "screen": "stich.pages.series.screen_fragment",
+    "top": "stich.pages.series.top_fragment",
 }
 
 # Planning every round of a fixed roster at once (the console's plan of an event) searches

@@ -30,6 +30,9 @@ A series has a version of its own (``announce_series``), bumped when a write tha
 public standings commits its sync request (``signals.series_sync_requested``) and when one of its
 events announces a change; its pages' standings are rendered once per (series, version, language,
 page) (``series_fragment``) and sent to the sockets of the series' own group (``series_group``).
+The room screen of an event in a series shows the series' top as a region of the series (pushed
+as ``series-top``: its socket joins the series' group too), so a hand moves the versions of its
+own event and of its series only, however many events the season has.
 """
 from __future__ import annotations
 
@@ -122,7 +125,7 @@ def _bump(key: str) -> int | None:
 
 def _bump_all(keys: list[str]) -> dict[str, int]:
     """``_bump`` of each key, in one round trip to Redis (a hand in an event of a series moves the
-    versions of the series' other events too); empty when the cache cannot be reached."""
+    series' version too); empty when the cache cannot be reached."""
     def bump():
         backend = caches[DEFAULT_CACHE_ALIAS]
         if isinstance(backend, RedisCache):
@@ -130,8 +133,7 @@ def _bump_all(keys: list[str]) -> dict[str, int]:
             # per key). Django's Redis cache stores integers as they are, so ``cache.get`` reads
             # what INCR wrote.
             # ``make_key``: the keys are this module's own (``_version_key``), ASCII without
-            # spaces; validating each one's characters cost more than the command (a hand in a
-            # series of ten events bumps twelve).
+            # spaces; validating each one's characters cost more than the command.
             stored = [backend.make_key(key) for key in keys]
             versions = _bump_script(backend)(keys=stored, args=[int(time.time() * 1000), VERSION_SECONDS])
             return dict(zip(keys, versions))
@@ -509,25 +511,13 @@ _sender = _Sender()
 
 @receiver(table_results_changed, dispatch_uid="live_table_results_changed")
 def _table_results_changed(sender, event_id: int, table_id: int, held: bool, series_id: int | None,
-                           series_events: tuple[int, ...] | None = None, series_requested: int | None = None,
-                           **kwargs) -> None:
-    events = {event_id: not held}
-    if not held and series_id is not None:
-        # The room screens of the other events of its series show the series' top, which this
-        # hand may move: their versions move too. A submission read them with the table's state
-        # (``results.sql.table_state``); other writes have them read here.
-        if series_events is None:
-            series_events = _series_siblings(series_id, event_id)
-        events.update(dict.fromkeys(series_events, True))
-    # The series' own pages move with the write's sync request: with this announcement when the
-    # write says so (a submission: the versions of the events and the series in one round trip),
-    # else with ``series_sync_requested`` (``_series_sync_requested``).
-    announce_all(events, series=() if series_requested is None else (series_requested,))
-
-
-def _series_siblings(series_id: int, event_id: int) -> list[int]:
-    """The other events of the series. One query."""
-    return list(Event.objects.filter(series=series_id).exclude(pk=event_id).values_list("pk", flat=True))
+                           series_requested: int | None = None, **kwargs) -> None:
+    # The series' pages (and the series' top on the room screens of all its events, a region of
+    # the series) move with the write's sync request: with this announcement when the write says
+    # so (a submission: the versions of the event and the series in one round trip), else with
+    # ``series_sync_requested`` (``_series_sync_requested``). The series' other events are not
+    # told: what they show of this hand is that region.
+    announce_all({event_id: not held}, series=() if series_requested is None else (series_requested,))
 
 
 @receiver(event_shown_changed, dispatch_uid="live_event_shown_changed")
@@ -639,16 +629,19 @@ class _LiveSocket(AsyncJsonWebsocketConsumer):
                 self._encoded.popitem(last=False)
         await self.send(text_data=text)
 
-    def _asks(self, audiences: tuple[str, ...]) -> tuple[str, tuple[tuple[str, str, str, int], ...]]:
+    def _asks(self, audiences: tuple[str, ...], prefixed: bool = False) -> tuple[str, tuple[tuple[str, str, str, int], ...]]:
         """The language and the fragments the page asked for in its URL (``?lang=de&push=screen``;
         ``name:page`` for another page of a region, the console's board ``board:<round>``), as
         (what the page called it, audience, name, page): a language the site does not speak is its
-        default one; unknown fragments are left out, four at most."""
+        default one; unknown fragments are left out, four at most. ``prefixed``: the series'
+        fragments asked for on an event's socket, named ``series-<name>`` (``series-top``)."""
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         language = (query.get("lang") or [""])[0].lower()
         if language not in {code for code, _ in settings.LANGUAGES}:
             language = settings.LANGUAGE_CODE
         known = {name: audience for audience in reversed(audiences) for name in fragment_names(audience)}
+        if prefixed:
+            known.update({f"series-{name}": SERIES for name in fragment_names(SERIES)})
         wanted = []
         for token in sorted(set(",".join(query.get("push", [])).split(","))):
             name, colon, page = token.partition(":")
@@ -663,7 +656,8 @@ class _LiveSocket(AsyncJsonWebsocketConsumer):
                 continue
             else:
                 page = DEFAULT_PAGE[audience]
-            wanted.append((token, audience, name, page))
+            wanted.append((token, audience, name.removeprefix("series-") if audience == SERIES and prefixed else name,
+                           page))
         return language, tuple(wanted[:4])
 
     async def _pushed(self, subject_id: int, version: int | None, audiences: tuple[str, ...]) -> dict[str, str]:
@@ -766,6 +760,12 @@ class EventConsumer(_LiveSocket):
     board ``board:<round>``; rendered once per version, audience and language, ``fragment``).
     An event the user may not see is refused (closed with 4404).
 
+    A page that asks for a fragment of the event's series (``series-<name>``: the room screen's
+    ``series-top``) joins the series' group too, when the user sees the series, and gets
+    ``{"type": "series_changed", "series": id, "version": v, "fragments": {...}}`` with the
+    series' version, as a series page does (``SeriesConsumer``). A series attached to the event
+    later is shown after the page is loaded again.
+
     Who may see the event is asked again, of the one policy, before each message goes out: an
     event unpublished (or an organiser removed) after the socket opened closes it instead of
     pinging. The socket only speaks: whatever a client sends is ignored unread. When the channel
@@ -775,19 +775,28 @@ class EventConsumer(_LiveSocket):
     """
 
     group: str | None = None
+    series_id: int | None = None  # the series whose fragments the page asked for and the user sees
 
     async def connect(self):
         self.event_id = int(self.scope["url_route"]["kwargs"]["event"])
         self.what = f"event {self.event_id}"
-        self.language, self.push = self._asks((PUBLIC, ORGANISERS))
-        allowed, organiser = await database_sync_to_async(self._access)(self.scope.get("user"))
+        self.language, self.push = self._asks((PUBLIC, ORGANISERS), prefixed=True)
+        user = self.scope.get("user")
+        allowed, organiser = await database_sync_to_async(self._access)(user)
         if not allowed:
             await self.close(code=CLOSE_NOT_VISIBLE)
             return
         group = organisers_group(self.event_id) if organiser else public_group(self.event_id)
-        if not await self._join([group]):
+        groups = [group]
+        if any(audience == SERIES for _, audience, _, _ in self.push):
+            series_id = await database_sync_to_async(self._series_seen)(user)
+            if series_id is not None:
+                groups.append(series_group(series_id))
+        else:
+            series_id = None
+        if not await self._join(groups):
             return
-        self.group, self.organiser = group, organiser
+        self.group, self.organiser, self.series_id = group, organiser, series_id
         await self.accept()
 
     def _access(self, user) -> tuple[bool, bool]:
@@ -798,9 +807,18 @@ class EventConsumer(_LiveSocket):
         self.game = event.game  # the fragments' key names the game's ratings
         return True, visibility.organises(event)
 
+    def _series_seen(self, user) -> int | None:
+        """The series the event counts for, when the user sees it (and the event), else None."""
+        visibility = policy.Visibility(user)
+        series_id = visibility.events().filter(pk=self.event_id).values_list("series_id", flat=True).first()
+        if series_id is None or not visibility.series().filter(pk=series_id).exists():
+            return None
+        return series_id
+
     async def disconnect(self, code):
         group, self.group = self.group, None
-        await self._leave([group] if group else [])
+        series_id, self.series_id = self.series_id, None
+        await self._leave(([group] if group else []) + ([series_group(series_id)] if series_id is not None else []))
 
     async def results_changed(self, message):
         if self.group is None:  # closing
@@ -819,6 +837,27 @@ class EventConsumer(_LiveSocket):
                 answer["fragments"] = fragments
         if self.group is not None:
             await self._send_answer(message, answer, (self.event_id, organiser))
+
+    async def series_changed(self, message):
+        """The series' fragments this page asked for may show something new: sent at the
+        message's version of the series. A series the user no longer sees (or the event left)
+        closes the socket with 4409: the page connects again, without it."""
+        series_id = self.series_id
+        if self.group is None or series_id is None:
+            return
+        if await self._decide(message, series_id, self._series_seen) != series_id:
+            await self.disconnect(None)
+            await self.close(code=CLOSE_ROLE_CHANGED)
+            return
+        answer = {"type": "series_changed", "series": series_id}
+        version = message.get("version")
+        if version is not None:
+            answer["version"] = version
+            fragments = await self._pushed(series_id, version, (SERIES,))
+            if fragments:
+                answer["fragments"] = fragments
+        if self.group is not None:
+            await self._send_answer(message, answer, (SERIES, series_id))
 
 
 class SeriesConsumer(_LiveSocket):

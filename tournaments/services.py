@@ -385,10 +385,9 @@ def event_update(
         audit.record(actor=by_user, via=via, action=audit.Action.EVENT_CHANGED, obj=event, event=event,
                      before=_plain(before), after=_plain(after))
     if before:
-        # Its pages, and the room screens of its series' events (they show the series' top).
-        series_events = Event.objects.filter(series__in=[old_series, event.series_id]).values_list("pk", flat=True) \
-            if {"series", "published", "standings_metrics", "starts_on"} & set(before) else []
-        announce_event_shown_changed(event.pk, *series_events)
+        # Its pages; the series' pages (and the series' top on its events' room screens, a region
+        # of the series) move with the series' sync request above.
+        announce_event_shown_changed(event.pk)
     if "published" in before:
         # Only public results are rated (tournaments/policy.py): publishing or unpublishing an
         # event changes its game's pool.

@@ -25,8 +25,7 @@ results_visibility_changing = Signal()
 # A table's hands changed (a hand stored, corrected or voided). Sent with ``event_id``,
 # ``table_id``, ``session_id``, ``held`` (whether its round's results are held back from the
 # public), ``series_id`` (the series the event counts for, read after the table's lock, or
-# None), ``series_events`` (that series' other events when the write read them, or None) and
-# ``series_requested`` (the series whose sync request the write committed, when its pages are to
+# None) and ``series_requested`` (the series whose sync request the write committed, when its pages are to
 # move with this signal rather than with ``series_sync_requested``): live pages refresh on it.
 table_results_changed = Signal()
 
@@ -55,14 +54,12 @@ def announce_results_visibility_changed(event_id: int) -> None:
 
 
 def announce_table_results_changed(*, event_id: int, table_id: int, session_id: int, held: bool,
-                                   series_id: int | None, series_events: tuple[int, ...] | None = None,
-                                   series_requested: int | None = None) -> None:
-    """``table_results_changed`` on commit; ``series_events``: the other events of ``series_id``
-    when the write read them (None: the receiver reads them); ``series_requested``: the series
+                                   series_id: int | None, series_requested: int | None = None) -> None:
+    """``table_results_changed`` on commit; ``series_requested``: the series
     whose sync request the write committed and announced with ``announced=True``."""
     transaction.on_commit(lambda: table_results_changed.send(
         sender=None, event_id=event_id, table_id=table_id, session_id=session_id, held=held, series_id=series_id,
-        series_events=series_events, series_requested=series_requested,
+        series_requested=series_requested,
     ))
 
 

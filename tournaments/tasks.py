@@ -21,14 +21,21 @@ from .standings import outbox as series_outbox
 
 logger = logging.getLogger(__name__)
 
-# A series' sync starts this long after the request that queued it (``countdown``): every request
-# committed before it starts is seen by it. So once a sync is queued, the requests committed
-# within half this delay (the other half is the margin for the clocks of the processes and the
-# worker) queue none: the hands of a busy series pay a lookup in a dict (this process queued it)
-# or one Redis command (another did: a key that lives half the delay), not a task each, and the
-# series is refreshed about once per this delay, whatever its pace and the number of processes.
+# A series' sync starts this long after the request that queued it (``countdown``), and every
+# request committed before it starts is seen by it. So the process that queues it marks the series
+# in Redis (``_claim``: a key holding when it was queued), and the task deletes the mark when it
+# starts, before it reads the requests (``_release``): a request committed while the mark is there
+# queues nothing (the sync it names has not started, so it will see the request), one committed
+# later queues the next sync. No clock decides what a sync sees: a busy series is refreshed once
+# per this delay (plus the refresh's own time), whatever its pace and the number of processes, and
+# its hands pay a lookup in this process's dict (until about half of what is left of the delay of
+# the sync they know of) or one Redis command.
 SYNC_DELAY_SECONDS = 1.0
-_queued: dict[int, float] = {}  # series -> until when a sync this process queued will see a new request
+# A mark whose task never started (lost with a broker, or a worker gone with it before it started)
+# is forgotten after this long: the next request queues a sync again (beat's catch-up settles the
+# requests meanwhile).
+SYNC_MARK_SECONDS = 5 * SYNC_DELAY_SECONDS
+_queued: dict[int, float] = {}  # series -> until when (monotonic) a sync known to this process will see a new request
 _shared: list = []  # this process's Redis client for the marks (made at the first use)
 
 
@@ -39,22 +46,45 @@ def _redis():
     return _shared[0]
 
 
+def _mark_key(series_id: int) -> str:
+    return f"stich:series-sync:{series_id}"
+
+
 def _claim(series_id: int, now: float) -> bool:
-    """Whether this commit must queue the series' sync, this process having queued none that will
-    see it (``queue_series_sync`` asks ``_queued`` first): no sync queued within the last half
-    delay by another process (through Redis, when there is one)."""
+    """Whether this commit must queue the series' sync: no sync queued by another process (or by
+    this one, beyond what ``_queued`` remembers) is waiting to start (its mark in Redis, when there
+    is one). Marks the series when it must."""
     client = _redis()
     if client is None:
         return True
     try:
-        claimed = client.set(f"stich:series-sync:{series_id}", 1, nx=True, px=int(SYNC_DELAY_SECONDS * 500))
+        # One command: the mark set if there is none, else the one there read (SET NX GET).
+        held = client.set(_mark_key(series_id), int(time.time() * 1000), nx=True, get=True,
+                          px=int(SYNC_MARK_SECONDS * 1000))
     except (redis.RedisError, OSError):  # Redis down: queue (which fails too, and is logged)
         return True
-    if not claimed:
-        # Another process queued a sync less than half the delay ago: it starts more than half the
-        # delay from now, so the next quarter of it needs no command here either.
-        _queued[series_id] = now + SYNC_DELAY_SECONDS / 4
-    return bool(claimed)
+    if held is None:
+        return True
+    # A sync queued at ``held`` (ms, that process's clock) has not started: it starts no earlier
+    # than a delay after it. The next half of what is left needs no command here either (the other
+    # half is the margin for the clocks of the processes and the worker).
+    left = int(held) / 1000 + SYNC_DELAY_SECONDS - time.time()
+    if left > 0:
+        _queued[series_id] = now + min(left, SYNC_DELAY_SECONDS) / 2
+    return False
+
+
+def _release(series_id: int) -> None:
+    """The series' sync starts: a request committed from now on may be unseen by it, so the next
+    one queues a sync again (its mark deleted). A Redis that cannot be reached leaves the mark to
+    expire (``SYNC_MARK_SECONDS``)."""
+    client = _redis()
+    if client is None:
+        return
+    try:
+        client.delete(_mark_key(series_id))
+    except (redis.RedisError, OSError):
+        logger.warning("could not clear series %s's sync mark; it expires by itself", series_id)
 
 
 @shared_task(name="tournaments.ping")
@@ -73,7 +103,9 @@ def backup_database() -> str:
 
 @shared_task(name="tournaments.series_sync", acks_late=True, ignore_result=True)
 def series_sync(series_id: int) -> int:
-    """Recompute a series' kept standings for the requests pending (tournaments/standings/outbox.py)."""
+    """Recompute a series' kept standings for the requests pending (tournaments/standings/outbox.py),
+    its mark cleared first (``_release``: before the sync reads the requests)."""
+    _release(series_id)
     return series_outbox.sync(series_id)
 
 
@@ -94,12 +126,13 @@ def queue_series_sync(series_id: int) -> None:
         series_sync.apply_async(args=[series_id])  # in-process: at once, a failure is a bug
         return
     if not _claim(series_id, now):
-        return  # a task queued meanwhile starts later than this commit: it will see this request
+        return  # a task queued by another process has not started: it will see this request
     try:
         series_sync.apply_async(args=[series_id], countdown=SYNC_DELAY_SECONDS, ignore_result=True)
     except Exception:
         logger.warning("could not queue series %s's sync; the periodic catch-up will run it", series_id,
                        exc_info=True)
+        _release(series_id)  # no sync waits: the next request tries again
         return
     _queued[series_id] = now + SYNC_DELAY_SECONDS / 2
 

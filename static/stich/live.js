@@ -1,6 +1,9 @@
 /* Live regions: an element with data-live="URL" and data-live-event="ID" is kept up to date with
    the event over a WebSocket (/ws/events/ID/), without reloading the page; with
    data-live-series="ID" instead, whenever one of the series' events changed (/ws/series/ID/).
+   A page with regions of both (an event's room screen and its series' top, pushed as
+   series-NAME) has one socket, the event's: each message's version is of the event
+   ("results_changed") or of the series ("series_changed"), and moves only the regions of that one.
 
    Fed, not refetched: a region with data-live-push="NAME" asks the socket for that fragment
    (?push=NAME&lang=LANG; NAME:PAGE for another page of it, the console's board board:ROUND); the
@@ -22,12 +25,13 @@
   var regions = Array.prototype.slice.call(
     document.querySelectorAll("[data-live][data-live-event], [data-live][data-live-series]"));
   if (!regions.length) return;
-  var series = regions[0].getAttribute("data-live-series");
+  var ofEvent = regions.filter(function (region) { return region.hasAttribute("data-live-event"); })[0];
+  var series = ofEvent ? null : regions[0].getAttribute("data-live-series");
   var pushed = regions.map(function (region) { return region.getAttribute("data-live-push"); })
     .filter(function (name) { return name; });
   var query = "?lang=" + encodeURIComponent(document.documentElement.lang || "") +
     (pushed.length ? "&push=" + encodeURIComponent(pushed.join(",")) : "");
-  var socketPath = (series ? "/ws/series/" + series + "/" : "/ws/events/" + regions[0].getAttribute("data-live-event") + "/") + query;
+  var socketPath = (series ? "/ws/series/" + series + "/" : "/ws/events/" + ofEvent.getAttribute("data-live-event") + "/") + query;
   var timer = null, poller = null, retry = 1000, opened = false;
 
   var asked = 0;  // fetches asked for: a slower, older answer never replaces a newer one
@@ -75,11 +79,16 @@
   function received(event) {
     var message;
     try { message = JSON.parse(event.data); } catch (error) { soon(); return; }
-    // A series page's regions hold the series' version, which only its own messages carry.
+    // A series page's regions hold the series' version, which only its own messages carry: an
+    // event's message to a series' socket says only that something changed.
     var fragments = message.fragments || {};
-    var version = series && message.type !== "series_changed" ? 0 : message.version || 0;
+    var ofSeries = message.type === "series_changed";
+    var version = series && !ofSeries ? 0 : message.version || 0;
     regions.forEach(function (region) {
       var name = region.getAttribute("data-live-push");
+      // A version of the event says nothing of the series' region, and one of the series nothing
+      // of the event's.
+      if (version && !series && region.hasAttribute("data-live-series") !== ofSeries) return;
       if (name && typeof fragments[name] === "string") {
         apply(region, fragments[name], version);
       } else if (!version || version > shown(region)) {

@@ -120,10 +120,18 @@ def money_rows(series: Series, user, standings: list[dict]) -> list[dict]:
 
 # The series pages' live region (``settings.LIVE_SERIES_FRAGMENTS``), as ``tournaments.live``
 # renders it once per series version and language for every reader: the public standings, on the
-# page (``standings``, with the window ``page`` of event columns) or on the room screen (``screen``).
+# page (``standings``, with the window ``page`` of event columns) or on the room screen (``screen``),
+# and their top on the room screen of each of the series' events (``top``).
+
+TOP_ROWS = 5  # the players of the series' top on an event's room screen
+
 
 def _render(series: Series, name: str, page: int, context: dict | None = None) -> str:
     context = context if context is not None else series_context(series, page=page)
+    if name == "top":
+        return render_to_string("pages/_series_top.html", {
+            "series": series, "standings": context["standings"][:TOP_ROWS],
+            "more": max(0, len(context["standings"]) - TOP_ROWS)})
     return render_to_string("pages/_series_standings.html", {**context, "screen": name == "screen"})
 
 
@@ -135,6 +143,22 @@ def standings_fragment(series_id: int, page: int = 0) -> str | None:
 def screen_fragment(series_id: int, page: int = 0) -> str | None:
     series = public_series().filter(pk=series_id).first()
     return None if series is None else _render(series, "screen", 0)
+
+
+def top_fragment(series_id: int, page: int = 0) -> str | None:
+    series = public_series().filter(pk=series_id).first()
+    return None if series is None else _render(series, "top", 0)
+
+
+def top_region(series_id: int | None) -> dict | None:
+    """The series' top as an event's room screen shows it (its own live region, of the series'
+    version): the series, the fragment and its version; None for no series or one the public
+    does not see."""
+    series = None if series_id is None else public_series().filter(pk=series_id).first()
+    if series is None:
+        return None
+    html, version = _fragment(series, "top", 0)
+    return {"series": series, "html": html, "version": version}
 
 
 def _page_asked(value) -> int:
@@ -182,6 +206,8 @@ def series_screen(request, pk: int):
     series = get_object_or_404(public_series(), pk=pk)
     if request.GET.get("fragment") == "standings":
         return _fragment_response(series, "screen", 0)
+    if request.GET.get("fragment") == "top":  # the series' top on its events' room screens
+        return _fragment_response(series, "top", 0)
     html, version = _fragment(series, "screen", 0)
     return render(request, "pages/series_screen.html", {
         "series": series, "game_name": " · ".join(GAMES[code].name for code in series.game_codes),

@@ -58,7 +58,7 @@ from tournaments.standings.selectors import (
 from tournaments.standings.tables import round_progress
 
 from .charts import ChartPoint, ReliabilityPoint, rating_chart, reliability_chart
-from .series import player_series, series_context
+from .series import player_series, top_region
 
 
 def session_word(game: str) -> str:
@@ -397,9 +397,6 @@ def _move_view(move: int | None) -> dict:
     return {"kind": "same", "text": "=", "words": _("same place")}
 
 
-SCREEN_SERIES_ROWS = 5
-
-
 def _addition(name: str) -> tuple[str, str] | None:
     """A namesake's label split into his name and what tells him apart ("Max Müller (Köln)": the
     room screen sets the addition on a line of its own, in smaller type), or None."""
@@ -410,7 +407,8 @@ def _addition(name: str) -> tuple[str, str] | None:
 def screen_context(event: Event, page: int = 1) -> dict:
     """Everything the room screen shows, as the public sees it (held rounds missing): the round's
     progress table by table, the standings with the change since the previous round, the latest
-    finished sessions with their winners, and the top of the series the event counts for."""
+    finished sessions with their winners (the top of the series the event counts for is a region
+    of the series: ``series.top_region``)."""
     public = policy.public()
     read = session_results(event, visibility=public)
     context = standings_context(event, page=page)
@@ -448,14 +446,9 @@ def screen_context(event: Event, page: int = 1) -> dict:
             })
     # A newer round whose results are held back still shows where everybody sits.
     held = held_seating(event, after=progress.round_number if progress is not None else None)
-    series = None
-    if event.series_id is not None and public.series().filter(pk=event.series_id).exists():
-        whole = series_context(event.series)
-        series = {"series": event.series, "standings": whole["standings"][:SCREEN_SERIES_ROWS],
-                  "more": max(0, len(whole["standings"]) - SCREEN_SERIES_ROWS)}
     return {
         **context, "game_name": GAMES[event.game].name, "screen": True, "moves": previous is not None,
-        "previous_round": previous, "series_top": series, "held": held[-1] if held else None,
+        "previous_round": previous, "held": held[-1] if held else None,
         "clock_round": clock_round,
         "progress": progress and {"round": progress.round_number, "finished": progress.finished,
                                   "total": len(progress.tables), "tables": tables,
@@ -474,9 +467,11 @@ def screen_context(event: Event, page: int = 1) -> dict:
 def event_screen(request, pk: int):
     """The room screen for a projector across the room: the round's progress, the standings with
     the change since the previous round, the latest results and the series' top, in large type,
-    kept up to date by server push (static/stich/live.js) without reloading: the whole screen is
-    one fragment (``?fragment=screen``), rendered once per change and language and sent to every
-    screen over its socket (``tournaments.live``), or read from the same cache when asked for."""
+    kept up to date by server push (static/stich/live.js) without reloading: the whole screen but
+    the series' top is one fragment (``?fragment=screen``), rendered once per change and language
+    and sent to every screen over its socket (``tournaments.live``), or read from the same cache
+    when asked for; the series' top is the series' (``series.top_region``: rendered once per
+    change of the series for the screens of all its events)."""
     event = get_object_or_404(public_events().select_related("club", "series"), pk=pk)
     page = _page_number(request)
     if request.GET.get("fragment") in ("screen", "standings"):
@@ -484,6 +479,7 @@ def event_screen(request, pk: int):
     html, version = _fragment(request, event, "screen", page)
     return render(request, "pages/screen.html", {"event": event, "game_name": GAMES[event.game].name,
                                                  "screen_html": html, "live_version": version, "page": page,
+                                                 "series_top": top_region(event.series_id),
                                                  # the clock counts down against it (static/stich/clock.js)
                                                  "server_now": int(timezone.now().timestamp() * 1000)})
 

@@ -167,7 +167,9 @@ def test_real_sockets_receive_what_the_document_declares(asgi_server, live_world
             connect(ws_url(asgi_server, f"/ws/events/{event.pk}/?lang=en&push=board:{tables[0].round_id}"),
                     origin=origin, open_timeout=timeout, additional_headers=cookie) as console, \
             connect(ws_url(asgi_server, f"/ws/series/{series.pk}/?lang=en&push=standings"), origin=origin,
-                    open_timeout=timeout) as season_page:
+                    open_timeout=timeout) as season_page, \
+            connect(ws_url(asgi_server, f"/ws/events/{event.pk}/?lang=en&push=screen,series-top"), origin=origin,
+                    open_timeout=timeout) as screen:
         post_hand(asgi_server, tables[0], organiser.auth_token.key, random.Random(3))
         for socket, channel in ((public, "event"), (organisers, "event"), (season, "series")):
             message = assert_declared(document, channel, socket.recv(timeout=timeout))
@@ -178,6 +180,14 @@ def test_real_sockets_receive_what_the_document_declares(asgi_server, live_world
         message = assert_declared(document, "series", season_page.recv(timeout=timeout))
         assert message["type"] == "series_changed" and message["series"] == series.pk
         assert 'id="series-standings"' in message["fragments"]["standings"]
+        # The room screen is fed its event's screen and its series' top, each at its own version.
+        fed = {}
+        for _ in range(2):
+            message = assert_declared(document, "event", screen.recv(timeout=timeout))
+            fed[message["type"]] = message
+        assert set(fed["results_changed"]["fragments"]) == {"screen"}
+        assert fed["series_changed"]["series"] == series.pk
+        assert 'id="series-title"' in fed["series_changed"]["fragments"]["series-top"]
         # Frames a client sends are ignored: the socket stays open and keeps speaking.
         public.send("hello")
         post_hand(asgi_server, tables[1], organiser.auth_token.key, random.Random(4))

@@ -428,7 +428,7 @@ def test_the_screens_are_fed_one_rendering_per_version_and_language(world, setti
             for socket in screens:
                 message = await socket.receive_json_from(timeout=5)
                 assert message["version"] == version and set(message["fragments"]) == {"screen"}
-                assert 'class="screen-grid"' in message["fragments"]["screen"]
+                assert 'id="screen-standings"' in message["fragments"]["screen"]
             assert 'lang' not in message["fragments"]["screen"][:20]
         german = message["fragments"]["screen"]
         assert "Rangliste" in german or "Tabelle" in german or "Stand" in german, german[:300]
@@ -506,7 +506,9 @@ def test_every_write_that_moves_a_page_moves_its_version(world, settings, client
     """The services that change what the public pages show announce it on commit: the event's
     version moves, the public hears one message per write, and the page read after the write is
     the new one, never the cached one of the version before (a player renamed, an event renamed,
-    a table added, a round held back; a hand in another event of the series moves its screen)."""
+    a table added, a round held back; a hand in another event of the series moves the series' top on
+    its screen, a region of the series: the series' version moves and its group hears it, the
+    event's do not)."""
     from django.db import transaction
 
     from tournaments import live, services
@@ -575,10 +577,31 @@ def test_every_write_that_moves_a_page_moves_its_version(world, settings, client
                           players=world.players[4:8], by_user=world.club_organiser)
     assert heard() == 0  # another event's seating
     version = screen()[1]
+
+    def top() -> tuple[str, int]:
+        response = client.get(f"/series/{series.pk}/screen/?fragment=top", HTTP_ACCEPT_LANGUAGE="en")
+        return response.content.decode(), int(response["X-Live-Version"])
+
+    before = top()
+
+    async def listen_series():
+        channel = await layer.new_channel()
+        await layer.group_add(live.series_group(series.pk), channel)
+        return channel
+
+    series_channel = async_to_sync(listen_series)()
     table = other.rounds.get(number=1).tables.get()
     results.hand_submit(table_id=table.pk, entry=results.Entry(next_record("mu", random.Random(1), 4, None,
                                                                             table.first_dealer)), by_user=world.club_organiser)
-    assert heard() == 1 and screen()[1] > version  # the series' top on this event's screen may have moved
+    assert heard() == 0 and screen()[1] == version  # this event's own region did not move
+
+    async def series_heard():
+        return await asyncio.wait_for(layer.receive(series_channel), 1)
+
+    message = async_to_sync(series_heard)()
+    assert message["type"] == "series.changed" and message["series"] == series.pk
+    after = top()
+    assert after[1] > before[1] and after[1] == message["version"]  # the series' top may have moved
 
 
 @pytest.mark.django_db(transaction=True)
@@ -601,3 +624,56 @@ def test_new_ratings_render_the_fragments_anew(world, client, monkeypatch):
     assert len(rendered) == 1
     live.ratings_changed("mu")
     assert client.get(url)["X-Live-Version"] == first and len(rendered) == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_room_screen_in_a_series_gets_the_series_top_from_the_series_not_from_every_event(world, settings):
+    """The room screen of an event in a series asks its socket for ``screen`` and ``series-top``:
+    a hand in another event of the series sends it the series' top at the series' version (one
+    rendering for every screen of the season), and nothing of its own event; a hand in its own
+    event sends both, each with its own version."""
+    from asgiref.sync import sync_to_async
+
+    from tournaments import live, services
+    from tournaments.results import services as results
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    event, other = world.events["mu"], world.other_event
+    series = services.series_create(by_user=world.club_organiser, club=world.club, name="Season", game="mu")
+    for each in (event, other):
+        services.event_update(event=each, by_user=world.club_organiser, series=series)
+    table = services.table_create(round_=services.round_create(event=other, by_user=world.club_organiser),
+                                  players=world.players[4:8], by_user=world.club_organiser)
+
+    def screen_socket():
+        communicator = WebsocketCommunicator(socket_to(event.pk).application,
+                                             f"/ws/events/{event.pk}/?push=screen,series-top&lang=en")
+        communicator.scope.update({"url_route": {"kwargs": {"event": event.pk}}, "user": socket_to(event.pk).scope["user"]})
+        return communicator
+
+    def hand(at):
+        results.hand_submit(table_id=at.pk, entry=results.Entry(next_record("mu", random.Random(at.pk), 4, None,
+                                                                             at.first_dealer)),
+                            by_user=world.club_organiser)
+
+    async def scenario():
+        socket = screen_socket()
+        assert (await socket.connect())[0]
+        await sync_to_async(hand)(table)  # another event of the series
+        message = await socket.receive_json_from(timeout=5)
+        assert message["type"] == "series_changed" and message["series"] == series.pk
+        assert message["version"] == await sync_to_async(live.current_series_version)(series.pk)
+        assert set(message["fragments"]) == {"series-top"} and "Season" in message["fragments"]["series-top"]
+        assert await socket.receive_nothing(timeout=0.3)  # nothing of this event's own region
+        own = await sync_to_async(lambda: event.rounds.get(number=1).tables.first())()
+        await sync_to_async(hand)(own)
+        kinds = {}
+        for _ in range(2):
+            message = await socket.receive_json_from(timeout=5)
+            kinds[message["type"]] = message
+        assert set(kinds["results_changed"]["fragments"]) == {"screen"}
+        assert kinds["results_changed"]["version"] == await sync_to_async(live.current_version)(event.pk)
+        assert set(kinds["series_changed"]["fragments"]) == {"series-top"}
+        await socket.disconnect()
+
+    async_to_sync(scenario)()

@@ -1,7 +1,7 @@
 """The room screen in Chromium, as a projector shows it: after round 1 and during round 2 of a
 12-player, 3-table Mü evening that counts for a series, it follows the hands a table enters (the
-round's progress, the standings with the change since round 1, the latest results) without
-reloading, fits 1280×720 and 1920×1080 without scrolling, and stacks on a 375 px phone.
+round's progress, the standings with the change since round 1, the latest results, the series'
+top) without reloading, fits 1280×720 and 1920×1080 without scrolling, and stacks on a 375 px phone.
 Screenshots: artifacts/screenshots/room-screen-{375,1280,1920}.png."""
 from __future__ import annotations
 
@@ -48,12 +48,19 @@ def test_the_room_screen_follows_a_table_and_fits_a_projector(asgi_server, brows
     assert page.locator("#standings td.move").count() == 0  # nothing to compare with yet
     assert [li.get_attribute("data-round") for li in page.locator("#screen-latest li").all()] == ["1"] * 3
     assert page.locator("#screen-series li").count() == 5
+    series_version = int(page.get_attribute("#screen-series", "data-live-version"))
+    assert page.get_attribute("#screen-series", "data-live-updated") is None
 
     # Table 1 of round 2 enters its first hand: the table is in progress, the standings show the
     # change since round 1.
     post_hand(asgi_server, tables_2[0], token, rng)
     appear(page, '#screen-progress [data-table="1"][data-state="playing"]')
     assert "1 hand of 4" in page.inner_text('#screen-progress [data-table="1"]')
+    # The series' top is a region of the series (the screens of all its events share one
+    # rendering): the hand moved the series' version and the region was replaced in place.
+    appear(page, "#screen-series[data-live-updated]")
+    assert int(page.get_attribute("#screen-series", "data-live-version")) > series_version
+    assert page.locator("#screen-series li").count() == 5 and "Series: Winterserie" in page.inner_text("#screen-series")
     appear(page, "#standings td.move")
     assert "± since round 1" in page.inner_text("#standings-title")
     assert page.locator("#standings tbody tr").count() == 12 == page.locator("#standings td.move").count()

@@ -176,6 +176,14 @@ def test_the_series_top_is_shown_when_the_event_counts_for_a_series(evening):
     # Five rows at most, best first: D, C, A, B, E by the event's public ranks.
     names = [item.split('class="who">')[1].split("<")[0] for item in top.split("</ol>")[0].split("<li")[1:]]
     assert names == ["Dagmar Koch", "Conny Hahn", "Anna Becker", "Bernd Fischer", "Emil Lang"]
+    # It is a live region of the series (its version, pushed to the event's socket as series-top,
+    # fetched from the series' room screen when the socket is down), not part of the event's.
+    assert f'data-live-series="{series.pk}"' in top.split(">")[0] and 'data-live-push="series-top"' in top.split(">")[0]
+    event_region = html.split('id="screen"')[1].split('id="screen-series"')[0]
+    assert "Winter 2026" not in event_region
+    fetched = Client().get(f"/series/{series.pk}/screen/?fragment=top", HTTP_ACCEPT_LANGUAGE="en")
+    assert fetched.status_code == 200 and fetched["X-Live-Version"]
+    assert "Series: Winter 2026" in fetched.content.decode() and "Dagmar Koch" in fetched.content.decode()
 
 
 def test_a_held_round_still_shows_where_everybody_sits(evening):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 
 import pytest
 from kombu.exceptions import OperationalError
@@ -118,6 +119,48 @@ def test_the_syncs_of_a_busy_series_are_coalesced(world, series, monkeypatch, dj
         assert _requests(series) == 1 and len(queued) == 2
     finally:
         app.conf.task_always_eager = eager
+
+
+def test_other_processes_queue_no_sync_until_the_queued_one_starts(world, series, monkeypatch, settings,
+                                                                   django_capture_on_commit_callbacks):
+    """With Redis, the process that queues a series' sync marks the series; the hands committed
+    elsewhere before that sync starts queue nothing (it will see them), however long the queue
+    makes it wait; the task clears the mark as it starts, before it reads the requests, and the
+    next hand queues the next sync."""
+    import redis
+
+    from stich.celery import app
+    from tournaments import tasks
+    from tournaments.tasks import series_sync
+
+    if not settings.REDIS_URL:
+        pytest.skip("REDIS_URL is not set")
+    queued = []
+    monkeypatch.setattr(series_sync, "apply_async", lambda args, **kwargs: queued.append(args))
+    monkeypatch.setattr(tasks, "_queued", {})
+    monkeypatch.setattr(tasks, "_shared", [])
+    redis.Redis.from_url(settings.REDIS_URL).delete(tasks._mark_key(series.pk))
+    eager, app.conf.task_always_eager = app.conf.task_always_eager, False
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            _hand(world, 0, seed=1)
+        assert queued == [[series.pk]]
+        # Other processes (this one's memory cleared), later than its own shortcut lasts: the
+        # mark says a sync is still to start.
+        for number in range(3):
+            tasks._queued.clear()
+            with django_capture_on_commit_callbacks(execute=True):
+                _hand(world, number % 2, seed=10 + number)
+            assert 0 < tasks._queued[series.pk] - time.monotonic() <= tasks.SYNC_DELAY_SECONDS / 2
+        assert queued == [[series.pk]] and _requests(series) == 4
+        assert series_sync.run(series.pk) == 4  # the one sync sees every request
+        tasks._queued.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            _hand(world, 1, seed=7)
+        assert _requests(series) == 1 and queued == [[series.pk]] * 2  # it started: the next hand queues the next sync
+    finally:
+        app.conf.task_always_eager = eager
+        redis.Redis.from_url(settings.REDIS_URL).delete(tasks._mark_key(series.pk))
 
 
 def test_a_sync_settles_only_the_requests_it_saw(world, series, monkeypatch):

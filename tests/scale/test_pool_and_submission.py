@@ -153,12 +153,12 @@ def test_a_hand_runs_a_bounded_number_of_statements(world):
 
 
 @pytest.mark.django_db
-def test_a_hand_in_a_series_moves_its_pages_in_one_round_trip_and_no_query(
+def test_a_hand_in_a_series_moves_its_event_and_its_series_only_in_one_round_trip(
         world, monkeypatch, django_capture_on_commit_callbacks):
-    """A hand in an event of a series moves the versions of its event, of the series' other events
-    (their room screens show its top) and of the series (its sync request): in one round trip to
-    the cache on commit, and with no query of its own (the other events are read by the statement
-    that reads the table's state)."""
+    """A hand in an event of a series moves the versions of its event and of the series (its sync
+    request; the series' top on the other events' room screens is a region of the series) in one
+    round trip to the cache on commit, and tells the event's groups and the series' group only:
+    the season's other events are neither read nor told, however many there are."""
     from tournaments import live, services
 
     event, other = world.events["mu"], world.other_event
@@ -168,7 +168,8 @@ def test_a_hand_in_a_series_moves_its_pages_in_one_round_trip_and_no_query(
         services.event_update(event=each, by_user=world.club_organiser, series=series)
     bumped, bump_all = [], live._bump_all
     monkeypatch.setattr(live, "_bump_all", lambda keys: bumped.append(sorted(keys)) or bump_all(keys))
-    monkeypatch.setattr(live, "_series_siblings", lambda *args: pytest.fail("the other events queried on commit"))
+    sent, send_all = [], live._send_all
+    monkeypatch.setattr(live, "_send_all", lambda sends: sent.append([target for target, _, _ in sends]) or send_all(sends))
     versions = {pk: live.current_version(pk) for pk in (event.pk, other.pk, third.pk)}
     series_version = live.current_series_version(series.pk)
     table = event.rounds.get().tables.first()
@@ -176,8 +177,10 @@ def test_a_hand_in_a_series_moves_its_pages_in_one_round_trip_and_no_query(
         response = client_for().post(f"/api/v1/tables/{table.pk}/hands/", next_record("mu", random.Random(7), 4, None),
                                      format="json", HTTP_X_SCORER_TOKEN=table.scorer_token)
         assert response.status_code == 201, response.content
-    assert bumped == [sorted([*map(live._version_key, versions), live._series_version_key(series.pk)])]
-    assert all(live.current_version(pk) > version for pk, version in versions.items())
+    assert bumped == [sorted([live._version_key(event.pk), live._series_version_key(series.pk)])]
+    assert sent == [[(live.EVENT, event.pk), (live.SERIES_KIND, series.pk)]]
+    assert live.current_version(event.pk) > versions[event.pk]
+    assert live.current_version(other.pk) == versions[other.pk] and live.current_version(third.pk) == versions[third.pk]
     assert live.current_series_version(series.pk) > series_version
 
 

@@ -303,7 +303,7 @@ def _submit(
     version = HandVersion(hand=hand, version=1, dealer=hand.dealer, record=record, result=result, created_by=user,
                           via_scorer_token=party.via_scorer_token)
     outcome = book.apply(played(hand))
-    _store(session, outcome, new=(hand, version), series_events=state.series_events)
+    _store(session, outcome, new=(hand, version))
     return hand, _receipt(hand, session, outcome.book, unconfirmed=state.waiting + hand.unconfirmed)
 
 
@@ -319,15 +319,14 @@ def _read_book(session: Session) -> tuple[SessionBook, list[Hand]]:
     return book_of(session, session_rules(session, len(players)), hands, players=players), hands
 
 
-def _store(session: Session, outcome: Outcome, *, new: tuple[Hand, HandVersion] | None = None,
-           series_events: tuple[int, ...] | None = None) -> None:
+def _store(session: Session, outcome: Outcome, *, new: tuple[Hand, HandVersion] | None = None) -> None:
     """Store ``outcome`` in the caller's transaction: the session's kept state that changed, its
     players' round and event sums (``outcome.standings``) and its series' sync request (the
     series' public standings are recomputed after the commit: ``standings/outbox.py``); with
     ``new`` (a submission) the hand and its first version too, in one statement on PostgreSQL
     (``sql.store_hand``). Then the payments a Maumau series owes, and the announcements: the
-    table's live pages (and those of its series' other events: ``series_events`` when the caller
-    read them with the table's state), the ratings when the session's result changed."""
+    table's live pages (and its series' pages, which the room screens of the series' events
+    follow too: ``tournaments/live.py``), the ratings when the session's result changed."""
     fields = _keep(session, outcome)
     table = session.table
     event_id, round_id = table.round.event_id, table.round_id
@@ -343,7 +342,7 @@ def _store(session: Session, outcome: Outcome, *, new: tuple[Hand, HandVersion] 
             series_outbox.request_for_events([event_id])  # its series, read after the table's lock
     announce_table_results_changed(event_id=event_id, table_id=table.pk, session_id=session.pk,
                                    held=table.round.results_held, series_id=table.round.event.series_id,
-                                   series_events=series_events, series_requested=series_requested)
+                                   series_requested=series_requested)
     if outcome.transfers is not None:
         _store_transfers(session, outcome.transfers)
     if outcome.result_changed:

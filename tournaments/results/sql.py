@@ -82,7 +82,6 @@ class TableState:
     voided: int = 0  # how many of the session's hands are voided (they do not count toward a length in hands)
     earlier: IdempotentSubmission | None = None  # the submission stored under the key asked for
     players: tuple[int, ...] = ()  # the seated players' ids in seat order
-    series_events: tuple[int, ...] = ()  # the other events of the event's series (none outside a series)
 
 
 def _db():
@@ -159,13 +158,6 @@ def _seated_sql(vendor: str, seat: str) -> str:
     return f"(SELECT group_concat(player_id) FROM (SELECT player_id FROM {seat} WHERE table_id = t.id ORDER BY position))"
 
 
-def _series_events_sql(vendor: str, round_: str, event: str) -> str:
-    """The other events of the table's event's series: an array on PostgreSQL, a text elsewhere."""
-    ids = "array_agg(o.id ORDER BY o.id)" if vendor == "postgresql" else "group_concat(o.id)"
-    return (f"(SELECT {ids} FROM {round_} r JOIN {event} e ON e.id = r.event_id "
-            f"JOIN {event} o ON o.series_id = e.series_id AND o.id <> e.id WHERE r.id = t.round_id)")
-
-
 def _ids(value) -> tuple[int, ...]:
     if value is None:
         return ()
@@ -176,8 +168,7 @@ def _ids(value) -> tuple[int, ...]:
 
 @lru_cache(maxsize=8)
 def _state_sql(key: bool, vendor: str = "postgresql") -> str:
-    """Every lookup by an index: the table's seated players, its event's series and that series'
-    other events (whose room screens show the series' top: ``live._table_results_changed``), the latest
+    """Every lookup by an index: the table's seated players, its event's series, the latest
     session by (table, number), its latest hand by (session, number) = the session's kept hand
     count (slots have no gaps), the unconfirmed ones and the voided ones by their partial indexes,
     the submission under an Idempotency-Key by (table, key)."""
@@ -189,7 +180,6 @@ def _state_sql(key: bool, vendor: str = "postgresql") -> str:
     return (
         f"SELECT {_seated_sql(vendor, seat)}, "
         f"(SELECT e.series_id FROM {round_} r JOIN {event} e ON e.id = r.event_id WHERE r.id = t.round_id), "
-        f"{_series_events_sql(vendor, round_, event)}, "
         f"{', '.join(columns)}, "
         f"(SELECT COUNT(*) FROM {hand} v WHERE v.session_id = s.id AND v.voided), "
         f"(SELECT COUNT(*) FROM {hand} w WHERE w.session_id = s.id AND w.unconfirmed) FROM {table} t "
@@ -206,15 +196,14 @@ def table_state(table: Table, key: str | None = None) -> TableState:
     seat count, its current session, that session's latest hand, how many of its hands are voided
     and how many wait for a confirmation, and the submission stored under ``key`` (an
     Idempotency-Key), if any. The event's series is read here, after the lock (a move of the event
-    to or from a series locks its tables first), and set on ``table.round.event``; with the
-    series' other events (``TableState.series_events``)."""
+    to or from a series locks its tables first), and set on ``table.round.event``."""
     db = _db()
     with _cursor(db) as cursor:
         cursor.execute(_state_sql(key is not None, db.vendor), [table.pk] if key is None else [key, table.pk])
         rest = cursor.fetchone()
-    players, series_id, series_events = _ids(rest[0]), rest[1], _ids(rest[2])
+    players, series_id = _ids(rest[0]), rest[1]
     table.round.event.series_id = series_id
-    rest = rest[3:]
+    rest = rest[2:]
     seats, session_values = len(players), rest[:len(_SESSION_COLUMNS)]
     hand_values = rest[len(_SESSION_COLUMNS):len(_SESSION_COLUMNS) + len(_HAND_COLUMNS)]
     session = None if session_values[0] is None else load(Session, _SESSION_COLUMNS, session_values, db)
@@ -230,7 +219,7 @@ def table_state(table: Table, key: str | None = None) -> TableState:
             # A hand count not kept (data written around the services): read the latest hand.
             last = session.hands.order_by("-number").first()
     return TableState(table=table, seats=seats, session=session, last=last, waiting=rest[-1] or 0, earlier=earlier,
-                      players=players, voided=rest[-2] or 0, series_events=series_events)
+                      players=players, voided=rest[-2] or 0)
 
 
 def earlier_submission(table_id: int, key: str) -> IdempotentSubmission | None:
