@@ -677,3 +677,45 @@ def test_a_room_screen_in_a_series_gets_the_series_top_from_the_series_not_from_
         await socket.disconnect()
 
     async_to_sync(scenario)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_message_to_many_screens_costs_the_database_thread_the_same_as_to_one(world, settings, monkeypatch):
+    """The screens of one process that hear one message share its decision and its fragment: the
+    sync thread is entered as often for twelve screens as for one (channels' own dispatch entered
+    it once more per socket and message, to close old connections, which the shared calls do
+    themselves)."""
+    from asgiref.sync import SyncToAsync
+
+    from tournaments import live
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    event = world.events["mu"]
+    entered = []
+    enter = SyncToAsync.thread_handler
+    monkeypatch.setattr(SyncToAsync, "thread_handler",
+                        lambda self, *args, **kwargs: entered.append(1) or enter(self, *args, **kwargs))
+
+    def fed():
+        communicator = WebsocketCommunicator(socket_to(event.pk).application, f"/ws/events/{event.pk}/?push=screen&lang=en")
+        communicator.scope.update({"url_route": {"kwargs": {"event": event.pk}}, "user": socket_to(event.pk).scope["user"]})
+        return communicator
+
+    async def hops(count: int) -> int:
+        from asgiref.sync import sync_to_async
+
+        screens = [fed() for _ in range(count)]
+        for socket in screens:
+            assert (await socket.connect())[0]
+        version = await sync_to_async(live.bump_version)(event.pk)
+        entered.clear()
+        await get_channel_layer().group_send(live.public_group(event.pk), live._message(event.pk, version))
+        for socket in screens:
+            assert (await socket.receive_json_from(timeout=5))["version"] == version
+        made = len(entered)
+        for socket in screens:
+            await socket.disconnect()
+        return made
+
+    one, twelve = async_to_sync(hops)(1), async_to_sync(hops)(12)
+    assert one > 0 and twelve == one
