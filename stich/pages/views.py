@@ -365,14 +365,16 @@ def upset_view(tables: list, outlooks: dict, names: dict, sessions: dict | None 
             "round": upset.round_number, "table": upset.table_number, "win": upset.win}
 
 
-def round_overview(event: Event, names: dict | None = None) -> dict | None:
+def round_overview(event: Event, names: dict | None = None, numbers: list[int] | None = None) -> dict | None:
     """The room screen's round: the latest public round with tables, each table's players by their
     public names (namesakes told apart) with their chances. ``names``: those names when the caller
-    read them already."""
+    read them already; ``numbers``: only these tables (the screen shows the chances of the tables
+    not started only: the others' are neither read nor computed)."""
     round_ = policy.public().rounds().filter(event=event, tables__isnull=False).order_by("-number").first()
     if round_ is None:
         return None
-    tables = list(round_.tables.select_related("round__event").order_by("number").prefetch_related(
+    tables = round_.tables.all() if numbers is None else round_.tables.filter(number__in=numbers)
+    tables = list(tables.select_related("round__event").order_by("number").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.order_by("position"))))
     outlooks = tables_outlook(tables, game=event.game)
     if names is None:
@@ -431,7 +433,8 @@ def screen_context(event: Event, page: int = 1) -> dict:
     tables = []
     if progress is not None:
         # The chances are shown for the tables not started only: none to compute once all have begun.
-        overview = round_overview(event, names) if any(not table.hands for table in progress.tables) else None
+        waiting = [table.number for table in progress.tables if not table.hands]
+        overview = round_overview(event, names, numbers=waiting) if waiting else None
         outlooks = {t["table"].number: t["outlook"] for t in overview["tables"]} if overview else {}
         for table in progress.tables:
             outlook = outlooks.get(table.number)
