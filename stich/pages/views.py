@@ -425,10 +425,14 @@ def screen_context(event: Event, page: int = 1) -> dict:
     progress = round_progress(event, visibility=public)
     clock_round = clock.latest_with_clock(public.rounds().filter(event=event))
     latest = room.latest_results(read)
-    seen = {row["player_id"] for row in context["standings"]}
-    seen.update(p for table in (progress.tables if progress else []) for p in table.players)
-    seen.update(p for session in latest for p in session.players)
-    names = public.names(seen)
+    # The standings rows carry their players' public names already (the same rule, whatever else
+    # is asked with them: tournaments/names.py); only the others are read.
+    names = {row["player_id"]: row["name"] for row in context["standings"]}
+    others = {p for table in (progress.tables if progress else []) for p in table.players}
+    others.update(p for session in latest for p in session.players)
+    others.difference_update(names)
+    if others:
+        names.update(public.names(others))
 
     tables = []
     if progress is not None:

@@ -210,3 +210,22 @@ def test_a_held_rounds_seating_speaks_german_and_finnish(evening):
         assert heading in screen, language
         page = Client().get(f"/events/{event.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
         assert heading in page and note in page, language
+
+
+def test_the_screen_reads_the_names_of_the_players_outside_the_standings_only(evening, monkeypatch):
+    """The standings rows carry their players' names (namesakes told apart, the same rule
+    everywhere): the screen looks up only the other players it shows (a table's newcomers), and
+    shows them as the standings do."""
+    from stich.pages import views
+    from tournaments import policy
+
+    asked = []
+    names = policy.Visibility.names
+    monkeypatch.setattr(policy.Visibility, "names", lambda self, players: asked.append(set(players)) or names(self, players))
+    context = views.screen_context(evening["event"])
+    standing = {row["player_id"] for row in context["standings"]}
+    assert asked[0] == standing  # the standings' own lookup
+    assert asked[1] and not asked[1] & standing  # the screen's: the newcomers at a table only
+    seats = {seat["name"] for table in context["progress"]["tables"] for seat in table["seats"]}
+    assert "Hanna Otto" in seats  # a newcomer, named
+    assert seats & {row["name"] for row in context["standings"]}  # the others as the standings name them
