@@ -640,15 +640,16 @@ class _LiveSocket(AsyncJsonWebsocketConsumer):
         language = (query.get("lang") or [""])[0].lower()
         if language not in {code for code, _ in settings.LANGUAGES}:
             language = settings.LANGUAGE_CODE
-        known = {name: audience for audience in reversed(audiences) for name in fragment_names(audience)}
+        # What the page may call a fragment -> (its audience, its name there).
+        known = {name: (audience, name) for audience in reversed(audiences) for name in fragment_names(audience)}
         if prefixed:
-            known.update({f"series-{name}": SERIES for name in fragment_names(SERIES)})
+            known.update({f"series-{name}": (SERIES, name) for name in fragment_names(SERIES)})
         wanted = []
         for token in sorted(set(",".join(query.get("push", [])).split(","))):
             name, colon, page = token.partition(":")
-            audience = known.get(name)
-            if audience is None:
+            if name not in known:
                 continue
+            audience, fragment_name = known[name]
             if colon:
                 if not (page.isdigit() and len(page) < 10):
                     continue
@@ -657,8 +658,7 @@ class _LiveSocket(AsyncJsonWebsocketConsumer):
                 continue
             else:
                 page = DEFAULT_PAGE[audience]
-            wanted.append((token, audience, name.removeprefix("series-") if audience == SERIES and prefixed else name,
-                           page))
+            wanted.append((token, audience, fragment_name, page))
         return language, tuple(wanted[:4])
 
     async def _pushed(self, subject_id: int, version: int | None, audiences: tuple[str, ...]) -> dict[str, str]:

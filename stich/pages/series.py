@@ -135,19 +135,21 @@ def _render(series: Series, name: str, page: int, context: dict | None = None) -
     return render_to_string("pages/_series_standings.html", {**context, "screen": name == "screen"})
 
 
-def standings_fragment(series_id: int, page: int = 0) -> str | None:
+def _public_fragment(series_id: int, name: str, page: int) -> str | None:
     series = public_series().filter(pk=series_id).first()
-    return None if series is None else _render(series, "standings", page)
+    return None if series is None else _render(series, name, page)
+
+
+def standings_fragment(series_id: int, page: int = 0) -> str | None:
+    return _public_fragment(series_id, "standings", page)
 
 
 def screen_fragment(series_id: int, page: int = 0) -> str | None:
-    series = public_series().filter(pk=series_id).first()
-    return None if series is None else _render(series, "screen", 0)
+    return _public_fragment(series_id, "screen", 0)
 
 
 def top_fragment(series_id: int, page: int = 0) -> str | None:
-    series = public_series().filter(pk=series_id).first()
-    return None if series is None else _render(series, "top", 0)
+    return _public_fragment(series_id, "top", 0)
 
 
 def top_region(series_id: int | None) -> dict | None:
