@@ -35,11 +35,14 @@ import http.client
 import json
 import os
 import random
+import resource
+import shutil
 import signal
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -71,7 +74,12 @@ def main() -> None:
                         help="throughput: also hands in an event of a series of this many events")
     parser.add_argument("--throughput-only", action="store_true",
                         help="only hand submission against the bare endpoint, on an otherwise empty database")
+    parser.add_argument("--wrk", action="store_true",
+                        help="throughput: wrk sends the requests (-t and -c: --clients; a connection, a thread and a "
+                             "table per client), not this process's threads")
     args = parser.parse_args()
+    if args.wrk and shutil.which("wrk") is None:
+        parser.error("--wrk: no wrk on PATH")
     if args.quick:
         args.large_sessions, args.repeats, args.sessions_timed, args.duration = 10_000, 15, 10, 8.0
 
@@ -118,12 +126,19 @@ def _spent(after, before) -> float:
 def _merged(runs: list[dict]) -> dict:
     """The figures of one kind's chunks together: requests per second of their time, the latencies'
     p50 and p99, the CPU per request of each process."""
-    every = sorted(t for run in runs for t in run["latencies"])
     elapsed = sum(run["elapsed"] for run in runs)
     cpu: dict[str, float] = {}
     for run in runs:
         for name, spent in run["cpu_s"].items():
             cpu[name] = cpu.get(name, 0.0) + spent
+    if runs and "latencies" not in runs[0]:
+        # wrk's chunks: its own percentiles per chunk; the p50 is their median, the p99 their
+        # largest (never lower than the merged one).
+        requests = sum(run["requests"] for run in runs)
+        return {"per_second": requests / elapsed, "p50": statistics.median(run["p50"] for run in runs),
+                "p99": max(run["p99"] for run in runs), "errors": sum(run["errors"] for run in runs),
+                "requests": requests, "cpu_ms": {name: spent * 1000 / requests for name, spent in cpu.items()}}
+    every = sorted(t for run in runs for t in run["latencies"])
     return {"per_second": len(every) / elapsed, "p50": every[len(every) // 2],
             "p99": every[min(len(every) - 1, int(0.99 * len(every)))], "errors": sum(run["errors"] for run in runs),
             "requests": len(every), "cpu_ms": {name: spent * 1000 / len(every) for name, spent in cpu.items()}}
@@ -304,12 +319,14 @@ class Bench:
             "hands": (lambda client, n: (f"/api/v1/tables/{tables[client].pk}/hands/", records[n % 4][n % 50],
                                          {"X-Scorer-Token": tables[client].scorer_token}), 201),
         }
+        tables_of = {"hands": tables}
         sampler = series = None
         if self.args.series_events:
             from bench.series import season_in_play
 
             series, at = season_in_play(events=self.args.series_events, tables=self.args.clients, rng=self.rng)
             sampler = Visibility(series.pk) if self.worker is not None else None
+            tables_of["series hands"] = at
             kinds["series hands"] = (lambda client, n: (f"/api/v1/tables/{at[client].pk}/hands/",
                                                         records[n % 4][n % 50],
                                                         {"X-Scorer-Token": at[client].scorer_token}), 201)
@@ -322,6 +339,11 @@ class Bench:
                 chunks[kind].append(self.load(next_request, ok=ok, counters=counters[kind],
                                               sampler=sampler if kind == "series hands" else None,
                                               duration=self.args.duration / self.args.chunks))
+                if self.args.wrk and kind in tables_of:
+                    # wrk ends with requests in flight, which the server still stores: each
+                    # table's next hand is what its current session counts.
+                    time.sleep(1.0)
+                    counters[kind][:] = _hand_counts(tables_of[kind])
                 if kind == "series hands":
                     _settled(series.pk)  # the chunk's last sync does not run into the next kind's
         answer = {kind: _merged(runs) for kind, runs in chunks.items()}
@@ -333,6 +355,8 @@ class Bench:
         """``--clients`` threads sending ``next_request(client, n)`` for ``duration`` seconds;
         ``counters``: each client's count of answered requests, where its ``n`` goes on from (kept
         across chunks)."""
+        if self.args.wrk:
+            return self.load_wrk(next_request, ok=ok, counters=counters, duration=duration, sampler=sampler)
         deadline = time.perf_counter() + duration
         latencies: list[list[float]] = [[] for _ in range(self.args.clients)]
         errors = [0] * self.args.clients
@@ -366,6 +390,45 @@ class Bench:
         cpu = {name: _spent(spent, cpu_before.get(name)) for name, spent in self.cpu().items()}
         return {"elapsed": elapsed, "latencies": [t for client_times in latencies for t in client_times],
                 "errors": sum(errors), "cpu_s": cpu}
+
+    def load_wrk(self, next_request, *, ok: int, counters: list[int], duration: float, sampler=None) -> dict:
+        """The same requests sent by wrk (``--wrk``): a thread and a connection per client, each
+        sending its client's ``next_request(client, n)``, ``n`` counting its answers with status
+        ``ok`` (the requests repeat every 100: ``mu_record``'s bodies by dealer and number). wrk's
+        CPU is counted with this process's as the clients'."""
+        bodies = [[next_request(client, counters[client] + step) for step in range(100)]
+                  for client in range(self.args.clients)]
+        with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script, \
+                tempfile.NamedTemporaryFile("r", suffix=".txt", delete=False) as summary:
+            script.write(_wrk_script(bodies, ok, summary.name))
+        cpu_before = self.cpu()
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        sampling = None
+        if sampler is not None:
+            sampling = threading.Thread(target=sampler.run, args=(started + duration,))
+            sampling.start()
+        clients = str(self.args.clients)
+        ran = subprocess.run(["wrk", "-t", clients, "-c", clients, "-d", f"{max(1, round(duration))}s",
+                              "-s", script.name, f"http://127.0.0.1:{self.server.port}/"],
+                             check=False, capture_output=True, text=True)
+        if ran.returncode:
+            raise RuntimeError(f"wrk failed: {ran.stderr or ran.stdout}")
+        elapsed = time.perf_counter() - started
+        if sampling is not None:
+            sampling.join()
+        spent = resource.getrusage(resource.RUSAGE_CHILDREN)
+        wrk_cpu = spent.ru_utime + spent.ru_stime - children.ru_utime - children.ru_stime
+        cpu = {name: _spent(value, cpu_before.get(name)) for name, value in self.cpu().items()}
+        cpu["clients"] = cpu.get("clients", 0.0) + wrk_cpu
+        figures = dict(line.split() for line in Path(summary.name).read_text().splitlines())
+        os.unlink(script.name)
+        os.unlink(summary.name)
+        answered = [int(figures[f"n{client + 1}"]) for client in range(self.args.clients)]
+        for client, count in enumerate(answered):
+            counters[client] += count
+        return {"elapsed": elapsed, "requests": int(figures["requests"]), "errors": int(figures["errors"]),
+                "p50": float(figures["p50"]) / 1e6, "p99": float(figures["p99"]) / 1e6, "cpu_s": cpu}
 
     def cpu(self) -> dict:
         """CPU seconds spent so far by the web workers, PostgreSQL's and Redis' processes on this
@@ -409,6 +472,65 @@ class Bench:
             self.worker.send_signal(signal.SIGTERM)
             self.worker.wait(timeout=60)
             self.worker = None
+
+
+def _hand_counts(tables) -> list[int]:
+    """Each table's next hand as its client counts them: its current session's hands."""
+    from tournaments.models import Session
+
+    counts = dict(Session.objects.filter(table__in=tables).order_by("table_id", "number")
+                  .values_list("table_id", "hand_count"))
+    return [counts.get(table.pk, 0) for table in tables]
+
+
+def _lua(text: str) -> str:
+    return "[==[" + text + "]==]"
+
+
+def _wrk_script(bodies: list[list[tuple]], ok: int, summary: str) -> str:
+    """wrk's script: thread ``i`` sends ``bodies[i][n % 100]`` (path, body, headers), ``n`` counting
+    its answers with status ``ok``; at the end the requests, the other answers, each thread's ``n``
+    and the latencies' p50 and p99 (microseconds) are written to ``summary``."""
+    rows = []
+    for client in bodies:
+        rows.append("{" + ",".join(
+            "{" + _lua(url) + "," + _lua(json.dumps(body)) + ",{"
+            + ",".join(f"[ {_lua(name)} ]={_lua(value)}" for name, value in {"Content-Type": "application/json",
+                                                                         **headers}.items()) + "}}"
+            for url, body, headers in client) + "}")
+    return f"""local requests_of = {{{",".join(rows)}}}
+local threads = {{}}
+function setup(thread)
+  table.insert(threads, thread)
+  thread:set("id", #threads)
+end
+function init(args)
+  n = 0
+  errors = 0
+  mine = requests_of[id]
+end
+function request()
+  local r = mine[(n % 100) + 1]
+  return wrk.format("POST", r[1], r[3], r[2])
+end
+function response(status, headers, body)
+  if status == {ok} then n = n + 1 else errors = errors + 1 end
+end
+function done(summary, latency, requests)
+  local out = io.open({_lua(summary)}, "w")
+  local errors = 0
+  for i, thread in ipairs(threads) do
+    errors = errors + thread:get("errors")
+    out:write("n" .. i .. " " .. thread:get("n") .. "\\n")
+  end
+  out:write("requests " .. summary.requests .. "\\n")
+  out:write("errors " .. (errors + summary.errors.connect + summary.errors.read + summary.errors.write
+                          + summary.errors.timeout) .. "\\n")
+  out:write("p50 " .. latency:percentile(50) .. "\\n")
+  out:write("p99 " .. latency:percentile(99) .. "\\n")
+  out:close()
+end
+"""
 
 
 class Visibility:

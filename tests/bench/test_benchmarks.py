@@ -116,3 +116,63 @@ def test_the_layer_benchmark_times_the_script_beside_the_pipeline(settings):
     assert figures["groups"] == 5 and figures["script_ms"] > 0 and figures["pipeline_ms"] > 0
     assert figures["ratio"] == pytest.approx(figures["pipeline_ms"] / figures["script_ms"])
     assert not redis.Redis.from_url(settings.REDIS_URL).keys("bench-*")
+
+
+def test_the_throughput_benchmark_has_wrk_send_each_clients_own_requests(tmp_path):
+    """``bench.scale --wrk``: thread ``i`` of wrk sends client ``i``'s requests in turn, counting
+    its answers with the expected status, and its chunks merge into the same figures as the
+    threads' (the p99 the largest of the chunks'). With wrk on PATH, the script runs against a
+    small server that answers 201 to even bodies and 409 to the others."""
+    import http.server
+    import json
+    import shutil
+    import subprocess
+    import threading
+
+    from bench.scale.__main__ import _merged, _wrk_script
+
+    merged = _merged([
+        {"elapsed": 2.0, "requests": 300, "errors": 1, "p50": 0.02, "p99": 0.05, "cpu_s": {"web workers": 0.6}},
+        {"elapsed": 1.0, "requests": 100, "errors": 0, "p50": 0.04, "p99": 0.09, "cpu_s": {"web workers": 0.2}},
+    ])
+    assert merged["per_second"] == pytest.approx(400 / 3) and merged["requests"] == 400 and merged["errors"] == 1
+    assert merged["p50"] == pytest.approx(0.03) and merged["p99"] == 0.09
+    assert merged["cpu_ms"]["web workers"] == pytest.approx(2.0)
+
+    requests = [[("/a/", {"n": step}, {"X-Scorer-Token": "t1"}) for step in range(100)],
+                [("/b/", {"n": 2 * step}, {}) for step in range(100)]]
+    summary = tmp_path / "summary.txt"
+    script = _wrk_script(requests, 201, str(summary))
+    assert script.count("[==[/a/]==]") == 100 and script.count("[==[/b/]==]") == 100
+    assert '[==[{"n": 99}]==]' in script and "[ [==[X-Scorer-Token]==] ]=[==[t1]==]" in script
+    if shutil.which("wrk") is None:
+        return
+    seen = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            seen.append((self.path, self.headers.get("X-Scorer-Token"), body["n"]))
+            self.send_response(201 if body["n"] % 2 == 0 else 409)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    path = tmp_path / "script.lua"
+    path.write_text(script)
+    try:
+        subprocess.run(["wrk", "-t", "2", "-c", "2", "-d", "1s", "-s", str(path),
+                        f"http://127.0.0.1:{server.server_address[1]}/"], check=True, capture_output=True)
+    finally:
+        server.shutdown()
+    figures = dict(line.split() for line in summary.read_text().splitlines())
+    # Client 1 stays on its second body (odd numbers are refused; its n moves on 201 only); client
+    # 2's bodies are all even: it goes through them in order.
+    assert int(figures["n1"]) == 1 and int(figures["n2"]) > 0 and int(figures["errors"]) > 0
+    assert {token for path, token, _ in seen if path == "/a/"} == {"t1"}
+    assert [n for path, _, n in seen if path == "/b/"][:5] == [0, 2, 4, 6, 8]
+    assert int(figures["requests"]) >= len(seen) - 2 and float(figures["p99"]) >= float(figures["p50"]) > 0
