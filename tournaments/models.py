@@ -665,7 +665,9 @@ class Hand(models.Model):
     deleted, and a hand changes only through a new version.
     """
 
-    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="hands")
+    # No index of its own: ``hand_number_unique`` (session, number) serves every lookup by session,
+    # and each index is written with every hand.
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="hands", db_index=False)
     number = models.PositiveIntegerField()
     dealer = models.PositiveSmallIntegerField()
     record = models.JSONField(null=True, blank=True)
@@ -681,8 +683,8 @@ class Hand(models.Model):
     confirmed_at = models.DateTimeField(null=True, blank=True)
     confirmed_by_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     confirmed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
+    )  # indexed where set (``hand_confirmed_by``): a submission writes no entry for its empty value
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -695,6 +697,8 @@ class Hand(models.Model):
             models.Index(fields=["session"], name="hand_unconfirmed", condition=models.Q(unconfirmed=True)),
             # ... and the voided ones: they do not count toward a session's length (results/book.py).
             models.Index(fields=["session"], name="hand_voided", condition=models.Q(voided=True)),
+            # A user's deletion clears his confirmations: found by this index, which holds only them.
+            models.Index(fields=["confirmed_by"], name="hand_confirmed_by", condition=models.Q(confirmed_by__isnull=False)),
         ]
 
     def __str__(self) -> str:
@@ -708,7 +712,8 @@ class Hand(models.Model):
 class HandVersion(models.Model):
     """Every version of a hand, the first submission included: corrections lose no history."""
 
-    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="versions")
+    # No index of its own: ``hand_version_unique`` (hand, version) serves every lookup by hand.
+    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="versions", db_index=False)
     version = models.PositiveIntegerField()
     # The dealer of this version (a correction may change it); null only on versions stored
     # before the dealer was kept per version.
@@ -716,7 +721,9 @@ class HandVersion(models.Model):
     record = models.JSONField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
     voided = models.BooleanField(default=False)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    # Indexed where set (``hand_version_created_by``): a scorer link's versions have no user.
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   db_index=False)
     via_scorer_token = models.BooleanField(default=False)
     reason = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -725,6 +732,8 @@ class HandVersion(models.Model):
         db_table = "games_handversion"
         ordering = ["hand", "version"]
         constraints = [models.UniqueConstraint(fields=["hand", "version"], name="hand_version_unique")]
+        indexes = [models.Index(fields=["created_by"], name="hand_version_created_by",
+                                condition=models.Q(created_by__isnull=False))]
 
 
 class IdempotentSubmission(models.Model):

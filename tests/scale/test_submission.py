@@ -74,3 +74,29 @@ def test_receipts_and_kept_sessions_equal_a_computation_over_every_hand(world, g
             session.refresh_from_db()
             summary = results.session_summary(session)
         assert session.status == Session.Status.FINISHED
+
+
+@pytest.mark.django_db
+def test_a_hand_writes_no_index_that_another_index_already_leads_with():
+    """Every index of the hand's and its version's tables is written with every hand: none repeats
+    the leading columns of another (a foreign key's own index beside the unique constraint that
+    starts with it), and the indexes of the users who confirmed or entered a hand hold only the
+    rows that have one (migration 0023; on SQLite and PostgreSQL alike)."""
+    from django.db import connection
+
+    from tournaments.models import Hand, HandVersion
+
+    for model, user_column in ((Hand, "confirmed_by_id"), (HandVersion, "created_by_id")):
+        with connection.cursor() as cursor:
+            found = connection.introspection.get_constraints(cursor, model._meta.db_table)
+        indexes = {name: tuple(info["columns"]) for name, info in found.items()
+                   if info["index"] and not info["primary_key"]}
+        plain = {name: columns for name, columns in indexes.items()
+                 if name not in {index.name for index in model._meta.indexes if index.condition is not None}}
+        for name, columns in plain.items():
+            longer = [other for other, its in indexes.items() if other != name and its[:len(columns)] == columns
+                      and len(its) > len(columns)]
+            assert not longer, f"{name} {columns} repeats the start of {longer}"
+        partial = [index for index in model._meta.indexes if index.fields == [user_column.removesuffix("_id")]]
+        assert len(partial) == 1 and partial[0].condition is not None
+        assert [columns for columns in indexes.values() if columns == (user_column,)] == [(user_column,)]
