@@ -162,9 +162,12 @@ def held_seating(event: Event, after: int | None = None) -> list[dict]:
         for table in round_.tables.all()]} for round_ in rounds]
 
 
-def rounds_context(event: Event, tables: int = 1) -> dict:
+def rounds_context(event: Event, tables: int = 1, known_names: dict[int, str] | None = None) -> dict:
     """The event's public tables a page at a time (``tables``: the page), each with its sessions'
-    totals and its chances, and the upset of the evening among them. A constant number of queries
+    totals and its chances, and the upset of the evening among them. ``known_names``: public names
+    (namesakes told apart) the caller read already, the standings' (the same rule gives a player the
+    same name whatever else is asked with him: tournaments/names.py); only the others are read
+    (none when every seated player is among them). A constant number of queries
     whatever the number of rounds, sessions and the players' history: the tables' page (one, with
     the count of the public tables and whether a round is held back with tables; when the page is
     empty, a page past the last, two more: the count, and the last page), their seats and sessions
@@ -205,7 +208,10 @@ def rounds_context(event: Event, tables: int = 1) -> dict:
                 read.append(SessionResult(session, seated[table.pk], list(session.totals) or [0] * len(seated[table.pk]),
                                           session.hand_count))
     results = {result.session.pk: result for result in read}
-    names = policy.public().names({player for players in seated.values() for player in players})
+    wanted = {player for players in seated.values() for player in players}
+    names = {player: known_names[player] for player in wanted & known_names.keys()} if known_names else {}
+    if len(names) < len(wanted):
+        names.update(policy.public().names(wanted - names.keys()))
     link = player_link()
     hands_texts: dict[int, str] = {}
     status_texts = {status: str(label) for status, label in Session.Status.choices}  # not per session
@@ -270,12 +276,17 @@ def _render_screen(event: Event, page: int) -> str:
     return render_to_string("pages/_screen.html", screen_context(event, page=page))
 
 
-def _render_standings(event: Event, page: int) -> str:
-    return render_to_string("pages/_standings.html", standings_context(event, page=page))
+def _render_standings(event: Event, page: int, names: dict[int, str] | None = None) -> str:
+    """The standings region; ``names``, when given, gets its players' public names (for the
+    tables region rendered after it in the same request: ``_render_rounds``)."""
+    context = standings_context(event, page=page)
+    if names is not None:
+        names.update((row["player_id"], row["name"]) for row in context["standings"])
+    return render_to_string("pages/_standings.html", context)
 
 
-def _render_rounds(event: Event, page: int) -> str:
-    return render_to_string("pages/_rounds.html", rounds_context(event, tables=page))
+def _render_rounds(event: Event, page: int, names: dict[int, str] | None = None) -> str:
+    return render_to_string("pages/_rounds.html", rounds_context(event, tables=page, known_names=names))
 
 
 RENDERERS = {"screen": _render_screen, "standings": _render_standings, "rounds": _render_rounds}
@@ -328,9 +339,12 @@ def event_detail(request, pk: int):
     # The event's version and the ratings' count read once for both regions, and both regions read
     # from the cache in one round trip (rendered, each, when missing).
     state = live.event_state(event.pk, event.game)
+    # When both regions are rendered here (the first reader after a change), the tables take their
+    # players' names from the standings rendered before them.
+    names: dict[int, str] = {}
     standings_html, rounds_html = (mark_safe(html or "") for html in live.fragments(  # escaped by the templates
-        event.pk, [("standings", page, lambda: _render_standings(event, page)),
-                   ("rounds", tables, lambda: _render_rounds(event, tables))],
+        event.pk, [("standings", page, lambda: _render_standings(event, page, names)),
+                   ("rounds", tables, lambda: _render_rounds(event, tables, names))],
         language=get_language(), game=event.game, state=state))
     version = state[0]
     return render(request, "pages/event.html", {

@@ -154,3 +154,35 @@ def test_the_event_page_reads_the_cache_in_two_round_trips_once_its_regions_are_
         return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
     assert cold.status_code == warm.status_code == 200 and regions(warm) == regions(cold)
     assert regions(warm).count('class="chances compact"') == 3
+
+
+def test_the_tables_take_their_players_names_from_the_standings_rendered_before_them(monkeypatch):
+    """The event page's first reader after a change renders both regions: the tables' names come
+    from the standings rendered before them (one lookup less), and the region is the same as when
+    rendered alone (a player has the same name whatever else is asked: tournaments/names.py)."""
+    from django.utils import translation
+
+    from stich.pages import views
+    from tournaments import policy
+
+    event = _evening("Names", rounds=2, history=1)
+    asked = []
+    real = policy.shown_names
+
+    def counted(visibility, players):
+        players = list(players)
+        asked.append(players)
+        return real(visibility, players)
+
+    monkeypatch.setattr(policy, "shown_names", counted)
+    with translation.override("en"):
+        names: dict[int, str] = {}
+        views._render_standings(event, 1, names)
+        assert len(asked) == 1 and names
+        asked.clear()
+        shared = views._render_rounds(event, 1, names)
+        assert len(asked) == 1  # the held round's seating only: the shown tables' players were known
+        asked.clear()
+        alone = views._render_rounds(event, 1)
+        assert len(asked) == 2  # the shown tables' players, then the held round's
+    assert shared == alone and shared.count('<article class="table-card" data-table=') == 3
