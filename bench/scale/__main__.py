@@ -398,9 +398,6 @@ class Bench:
         CPU is counted with this process's as the clients'."""
         bodies = [[next_request(client, counters[client] + step) for step in range(100)]
                   for client in range(self.args.clients)]
-        with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script, \
-                tempfile.NamedTemporaryFile("r", suffix=".txt", delete=False) as summary:
-            script.write(_wrk_script(bodies, ok, summary.name))
         cpu_before = self.cpu()
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
@@ -409,11 +406,15 @@ class Bench:
             sampling = threading.Thread(target=sampler.run, args=(started + duration,))
             sampling.start()
         clients = str(self.args.clients)
-        ran = subprocess.run(["wrk", "-t", clients, "-c", clients, "-d", f"{max(1, round(duration))}s",
-                              "-s", script.name, f"http://127.0.0.1:{self.server.port}/"],
-                             check=False, capture_output=True, text=True)
-        if ran.returncode:
-            raise RuntimeError(f"wrk failed: {ran.stderr or ran.stdout}")
+        with tempfile.TemporaryDirectory() as folder:
+            script, summary = Path(folder) / "requests.lua", Path(folder) / "summary.txt"
+            script.write_text(_wrk_script(bodies, ok, str(summary)))
+            ran = subprocess.run(["wrk", "-t", clients, "-c", clients, "-d", f"{max(1, round(duration))}s",
+                                  "-s", str(script), f"http://127.0.0.1:{self.server.port}/"],
+                                 check=False, capture_output=True, text=True)
+            if ran.returncode:
+                raise RuntimeError(f"wrk failed: {ran.stderr or ran.stdout}")
+            figures = dict(line.split() for line in summary.read_text().splitlines())
         elapsed = time.perf_counter() - started
         if sampling is not None:
             sampling.join()
@@ -421,12 +422,8 @@ class Bench:
         wrk_cpu = spent.ru_utime + spent.ru_stime - children.ru_utime - children.ru_stime
         cpu = {name: _spent(value, cpu_before.get(name)) for name, value in self.cpu().items()}
         cpu["clients"] = cpu.get("clients", 0.0) + wrk_cpu
-        figures = dict(line.split() for line in Path(summary.name).read_text().splitlines())
-        os.unlink(script.name)
-        os.unlink(summary.name)
-        answered = [int(figures[f"n{client + 1}"]) for client in range(self.args.clients)]
-        for client, count in enumerate(answered):
-            counters[client] += count
+        for client in range(self.args.clients):
+            counters[client] += int(figures[f"n{client + 1}"])  # its answers with status ``ok``
         return {"elapsed": elapsed, "requests": int(figures["requests"]), "errors": int(figures["errors"]),
                 "p50": float(figures["p50"]) / 1e6, "p99": float(figures["p99"]) / 1e6, "cpu_s": cpu}
 
