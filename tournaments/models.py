@@ -436,6 +436,10 @@ class Table(models.Model):
     # The seat that deals first, as the draw balanced it (a suggestion: the first record decides).
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Counts the writes that took the table's lock (tournaments/results/sql.py: ``lock_table``,
+    # and the table's own changes): a hand read without the lock is stored only while it is
+    # unchanged (``sql.read_table``, ``sql.store_hand``'s guard).
+    revision = models.BigIntegerField(default=0, db_default=0, editable=False)
 
     class Meta:
         ordering = ["round", "number"]

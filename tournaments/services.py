@@ -566,6 +566,10 @@ def table_update(
     """Renumber a table or seat it anew. Once a hand is stored its seats are final: results
     belong to the players who played them."""
     table = Table.objects.select_for_update().select_related("round__event").get(pk=table.pk)
+    # A hand read before this change (without the lock: results.sql.read_table) is made again
+    # under the lock: it sees the seats and the first dealer this change leaves.
+    table.revision += 1
+    Table.objects.filter(pk=table.pk).update(revision=table.revision)
     before, after = {}, {}
     if number is not None and number != table.number:
         if table.round.tables.filter(number=number).exclude(pk=table.pk).exists():
@@ -620,7 +624,8 @@ def table_rotate_scorer_token(*, table: Table, by_user, via: str = "api") -> Tab
     table = Table.objects.select_for_update().get(pk=table.pk)
     old = table.scorer_token
     table.scorer_token = secrets.token_urlsafe(24)
-    table.save(update_fields=["scorer_token"])
+    table.revision += 1  # a hand read with the old link before is made again under the lock: refused
+    table.save(update_fields=["scorer_token", "revision"])
     # The secrets themselves stay out of the trail: a short hash tells the links apart.
     audit.record(actor=by_user, via=via, action=audit.Action.SCORER_LINK_ROTATED, obj=table,
                  event=table.round.event_id, before={"link": _link_id(old)}, after={"link": _link_id(table.scorer_token)})

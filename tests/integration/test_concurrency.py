@@ -81,7 +81,9 @@ def test_twenty_different_records_for_the_same_hand_store_exactly_one(world):
 def test_a_submission_that_waited_for_the_lock_continues_the_hand_stored_meanwhile(world, monkeypatch):
     """A submission waiting for the table's lock reads the table's state after it has the lock:
     it sees the hand stored meanwhile, so it is stored as the hand after it (no 409, no stale
-    slot, dealer or totals)."""
+    slot, dealer or totals). The first submission here takes the lock (as a session's first or
+    last hand does); the second reads without it, finds its record refused by the state it read
+    (its dealer is the next hand's), and is judged again under the lock."""
     from tournaments.models import Session
     from tournaments.results import services as results
     from tournaments.results import sql
@@ -106,6 +108,8 @@ def test_a_submission_that_waited_for_the_lock_continues_the_hand_stored_meanwhi
             release.wait(30)
 
     monkeypatch.setattr(sql, "store_hand", store_and_hold)
+    unlocked = sql.reads_unlocked
+    monkeypatch.setattr(sql, "reads_unlocked", lambda: threading.current_thread() not in holder and unlocked())
     answers = {}
 
     def submit(name, record):
@@ -133,3 +137,73 @@ def test_a_submission_that_waited_for_the_lock_continues_the_hand_stored_meanwhi
     session = Session.objects.get(table=table)
     assert session.hand_count == 3
     assert session.totals == results.session_summary(session)["totals"]
+
+
+def test_a_submission_read_before_another_write_is_stored_after_it_under_the_lock(world, monkeypatch):
+    """A submission reads the table without its lock; when a write takes the lock and commits
+    before the submission's storing statement (here a correction of the hand before, which changes
+    the totals but not the slot), that statement stores nothing (the table's revision moved) and
+    the submission is made again under the lock: stored as the next hand, on the corrected totals,
+    with no id or row of the first attempt left behind."""
+    from tournaments.models import Hand, Session, Table
+    from tournaments.results import services as results
+    from tournaments.results import sql
+
+    table = world.events["mu"].rounds.get().tables.first()
+    organiser = client_for(world.organiser)
+    url = f"/api/v1/tables/{table.pk}/hands/"
+    rng = random.Random(5)
+    first = next_record("mu", rng, 4, None)
+    summary = organiser.post(url, first, format="json").json()["session"]
+    second = next_record("mu", rng, 4, summary)
+    replacement = next_record("mu", random.Random(6), 4, {"next": {"dealer": first["dealer"], "direction": None}})
+    hand = Hand.objects.get(session__table=table, number=1)
+    revision = Table.objects.get(pk=table.pk).revision
+
+    read, corrected = threading.Event(), threading.Event()
+    reads = {"unlocked": 0, "locked": 0}
+    original_read, original_lock = sql.read_table, sql.lock_table
+
+    def read_then_wait(*args, **kwargs):
+        state = original_read(*args, **kwargs)
+        reads["unlocked"] += 1
+        read.set()
+        corrected.wait(30)
+        return state
+
+    def lock(*args, **kwargs):
+        if threading.current_thread().name == "submission":
+            reads["locked"] += 1
+        return original_lock(*args, **kwargs)
+
+    answers = {}
+
+    def submit():
+        from django.db import connections
+
+        monkeypatch.setattr(sql, "read_table", read_then_wait)
+        try:
+            answers["second"] = client_for(world.organiser).post(url, second, format="json")
+        finally:
+            connections.close_all()
+
+    monkeypatch.setattr(sql, "lock_table", lock)
+    thread = threading.Thread(target=submit, name="submission")
+    thread.start()
+    assert read.wait(30)
+    monkeypatch.setattr(sql, "read_table", original_read)
+    response = organiser.post(f"/api/v1/hands/{hand.pk}/correct/", {"record": replacement, "reason": "wrong sheet"},
+                              format="json")
+    assert response.status_code == 200, response.content
+    corrected.set()
+    thread.join(30)
+    assert answers["second"].status_code == 201, answers["second"].content
+    assert reads == {"unlocked": 1, "locked": 1}
+    receipt = answers["second"].json()
+    assert receipt["hand"]["number"] == 2
+    session = Session.objects.get(table=table)
+    assert session.hand_count == 2 and Hand.objects.filter(session=session).count() == 2
+    assert session.totals == results.session_summary(session)["totals"] == receipt["session"]["totals"]
+    assert Hand.objects.get(session=session, number=1).version == 2
+    # The correction and the stored hand each counted the revision on; the refused statement did not.
+    assert Table.objects.get(pk=table.pk).revision == revision + 2

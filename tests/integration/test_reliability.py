@@ -269,6 +269,56 @@ def test_a_connection_dropped_mid_submission_stores_the_whole_hand_or_nothing(wo
     assert pool_in_step("lut") and not PoolSyncRequest.objects.exists()
 
 
+@pytest.mark.parametrize("point", ["before_store", "after_store"])
+def test_a_connection_dropped_around_an_unlocked_submissions_statement_stores_the_hand_once(world, monkeypatch, point):
+    """A hand in the middle of a session is read without the table's lock and stored by one
+    statement with no transaction of its own (``results.sql.store_hand``'s guard): a connection
+    dropped before that statement stores nothing (503), one dropped right after it leaves the hand
+    stored; either way the table's retries with the same key store it once and answer one receipt."""
+    from tournaments.results import sql
+
+    table = world.events["lut"].rounds.get().tables.first()
+    url = f"/api/v1/tables/{table.pk}/hands/"
+    client = client_for(world.organiser)
+    rng = random.Random(22)
+    session = None
+    for _ in range(2):
+        record = next_record("lut", rng, 4, session, table.first_dealer)
+        session = client.post(url, record, format="json").json()["session"]
+    middle = next_record("lut", rng, 4, session, table.first_dealer)  # the third of four rounds
+    hands, versions, keys = before = stored(table)
+    whole = (hands + 1, versions + 1, keys + 1)
+    original, fired = sql.store_hand, []
+
+    def store_hand(*args, **kwargs):
+        assert kwargs.get("guard") is not None  # the unlocked path
+        if point == "before_store" and not fired:
+            fired.append(point)
+            terminate_backend()
+        answer = original(*args, **kwargs)
+        if point == "after_store" and not fired:
+            fired.append(point)
+            terminate_backend()
+        return answer
+
+    monkeypatch.setattr(sql, "store_hand", store_hand)
+    first = client.post(url, middle, format="json", HTTP_IDEMPOTENCY_KEY="hand-3")
+    close_old_connections()
+    assert fired == [point]
+    if point == "after_store":
+        assert first.status_code == 201, first.content  # nothing after the statement needs the database
+        assert stored(table) == whole
+    else:
+        assert first.status_code == 503 and first.json()["code"] == "unavailable", first.content
+        assert stored(table) == before
+    response = client.post(url, middle, format="json", HTTP_IDEMPOTENCY_KEY="hand-3")
+    assert response.status_code == 201, response.content
+    assert stored(table) == whole
+    assert response.json()["hand"]["number"] == 3 and response.json()["session"]["status"] == "open"
+    if first.status_code == 201:
+        assert response.json() == first.json()
+
+
 def free_port() -> int:
     import socket
 

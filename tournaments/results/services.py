@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -218,49 +219,85 @@ class Entry:
 def hand_submit(*, table_id: int, entry: Entry, by_user=None, idempotency_key: str | None = None) -> Submission:
     """Judge ``entry``'s record and store it as the next hand of the table's current session.
 
-    In one transaction, on PostgreSQL three statements besides the transaction's (four with an
-    ``Idempotency-Key``; ``tournaments/results/sql.py``):
+    Under the table's lock, in one transaction (``tournaments/results/sql.py``):
 
     1. the table's lock, read with its round and event: the policy names the acting party (401,
        403; ``Table.DoesNotExist`` when there is no such table), before the record is read;
     2. the table's state under that lock: seat count, current session, its latest hand, and the
        submission stored under the key (its receipt answered again, or 409 for another record);
     3. the hand judged against the latest hand (``_judge``: the engine's 422, the slot's 409)
-       and stored with its first version and the session's totals in one statement.
+       and stored with its first version, the session's totals, its players' sums and the
+       receipt under the key in one statement on PostgreSQL.
+
+    On PostgreSQL a submission first goes without the lock and without a transaction of its own:
+    1 and 2 are one statement (``sql.read_table``), and 3's statement stores only while the table
+    is as it was read (``sql.store_hand``'s guard): two round trips instead of five. When the
+    table was written meanwhile, or the hand needs more than that statement (the session's first
+    hand or its last, a Maumau series' payments: ``sql.NeedsLock``), nothing was stored and the
+    submission is made again under the lock; so is one that the state read refuses (422, 409:
+    ``_judged_again_under_lock``), since a write that held the lock then may be the hand before
+    it. Either way a hand is judged against the state it is stored on.
 
     An event with second-player confirmation counts a hand entered by a seat once another seat
-    confirms it; an organiser's entry needs no confirmation. In an event of a series, the third
+    confirms it; an organiser's entry needs no confirmation. In an event of a series, the storing
     statement also writes the series' sync request: its public standings are recomputed by a
     worker after the commit (``tournaments/standings/outbox.py``).
     """
-    print_ = ""
     try:
+        if sql.reads_unlocked():
+            try:
+                # In a caller's transaction (a command, a test) a savepoint keeps a failed
+                # statement from breaking it.
+                with transaction.atomic() if transaction.get_connection().in_atomic_block else nullcontext():
+                    return _hand_submit(table_id, entry, by_user, idempotency_key, locked=False)
+            except sql.NeedsLock:
+                pass
         with transaction.atomic():
-            table = sql.lock_table(table_id)
-            party = _submitting_party(table, entry, by_user)
-            record = entry.read()
-            state = sql.table_state(table, idempotency_key)
-            if idempotency_key:
-                print_ = fingerprint(record, entry.expected_number)
-                if state.earlier is not None:
-                    return _answer_again(state.earlier, print_)
-            session = state.session or Session.objects.create(table=table, number=1, first_dealer=table.first_dealer)
-            hand, receipt = _submit(session, state, record, party, entry.expected_number)
-            if idempotency_key:
-                stored = IdempotentSubmission(
-                    table=table, key=idempotency_key, fingerprint=print_, session=session, hand=hand, body=receipt,
-                )
-                # Answer with the stored body, as retries will be: the database may order a JSON
-                # object's keys its own way (PostgreSQL's jsonb), and every answer must be identical.
-                sql.insert(stored, returning=("body",))
-                receipt = stored.body
-            return Submission(receipt, created=True)
+            return _hand_submit(table_id, entry, by_user, idempotency_key, locked=True)
     except IntegrityError:
         # Only where the database could not serialise us (SQLite): someone else stored first.
         earlier = sql.earlier_submission(table_id, idempotency_key) if idempotency_key else None
         if earlier is not None:
-            return _answer_again(earlier, print_)
+            return _answer_again(earlier, fingerprint(entry.read(), entry.expected_number))
         raise Conflict("another submission took this hand first", code=Error.HAND_TAKEN) from None
+
+
+def _hand_submit(table_id: int, entry: Entry, by_user, idempotency_key: str | None, *, locked: bool) -> Submission:
+    """``hand_submit`` under the table's lock (``locked``), or read without it and stored under
+    the guard (raises ``sql.NeedsLock`` when that cannot store it)."""
+    if locked:
+        table = sql.lock_table(table_id)
+        party = _submitting_party(table, entry, by_user)
+        record = entry.read()
+        state = sql.table_state(table, idempotency_key)
+    else:
+        state = sql.read_table(table_id, idempotency_key)
+        table = state.table
+        party = _submitting_party(table, entry, by_user)
+        record = entry.read()
+    print_ = ""
+    if idempotency_key:
+        print_ = fingerprint(record, entry.expected_number)
+        if state.earlier is not None:
+            return _answer_again(state.earlier, print_)
+    if state.session is None:
+        if state.guard is not None:
+            raise sql.NeedsLock("the table's first session is made under the lock")
+        session = Session.objects.create(table=table, number=1, first_dealer=table.first_dealer)
+    else:
+        session = state.session
+    key = None
+    if idempotency_key:
+        key = IdempotentSubmission(table=table, key=idempotency_key, fingerprint=print_, session=session)
+    hand, receipt = _submit(session, state, record, party, entry.expected_number, key=key)
+    if key is not None:
+        if state.guard is None:
+            key.hand, key.body = hand, receipt
+            sql.insert(key, returning=("body",))
+        # Answer with the stored body, as retries will be: the database may order a JSON
+        # object's keys its own way (PostgreSQL's jsonb), and every answer must be identical.
+        receipt = key.body
+    return Submission(receipt, created=True)
 
 
 def _submitting_party(table: Table, entry: Entry, by_user) -> policy.Party:
@@ -271,13 +308,60 @@ def _submitting_party(table: Table, entry: Entry, by_user) -> policy.Party:
 
 def _submit(
     session: Session, state: sql.TableState, record, party: policy.Party, expected_number: int | None,
+    key: IdempotentSubmission | None = None,
 ) -> tuple[Hand, dict]:
     """Judge the next hand, apply it to the session's book and store it; returns it with its receipt.
+    Read without the lock (``state.guard``), the hand has the id reserved for it, and ``key`` (the
+    submission under an Idempotency-Key, its body the receipt) is stored with it.
 
     The book needs the latest hand only: the slot and dealer follow from it and the totals are the
     session's kept ones plus this hand; the tests compare both with a computation over every hand
     (tests/scale/test_submission.py).
     """
+    with _judged_again_under_lock(state.guard):
+        result, expected, book = _judged(session, state, record, party, expected_number)
+    event = session.table.round.event
+    user = party.user if getattr(party.user, "is_authenticated", False) else None
+    hand = Hand(
+        session=session, number=expected.number, dealer=record["dealer"], record=record, result=result,
+        entered_by_seat=party.seat, unconfirmed=event.confirm_hands and not policy.organises_event(user, event),
+    )
+    version = HandVersion(hand=hand, version=1, dealer=hand.dealer, record=record, result=result, created_by=user,
+                          via_scorer_token=party.via_scorer_token)
+    outcome = book.apply(played(hand))
+    if state.guard is None:
+        _store(session, outcome, new=(hand, version))
+        return hand, _receipt(hand, session, outcome.book, unconfirmed=state.waiting + hand.unconfirmed)
+    if outcome.transfers is not None or outcome.result_changed:
+        # The session's result or its payments are written besides the hand: under the lock.
+        raise sql.NeedsLock("this hand ends its session")
+    hand.pk = state.guard.hand_id
+
+    def receipt() -> dict:  # once the session's kept state is the hand's (``_keep``)
+        return _receipt(hand, session, outcome.book, unconfirmed=state.waiting + hand.unconfirmed)
+
+    if key is not None:
+        key.hand = hand
+    _store(session, outcome, new=(hand, version), guard=state.guard, key=key, receipt=receipt)
+    return hand, key.body if key is not None else receipt()
+
+
+@contextmanager
+def _judged_again_under_lock(guard: sql.Guard | None):
+    """A refusal (422, 409) of a submission read without the lock (``guard``) is judged again
+    under it (``sql.NeedsLock``): the record may be the hand after one whose write held the lock
+    while this one read (two devices of one table). Nothing is written before the judgement."""
+    try:
+        yield
+    except (Invalid, Conflict, RecordRejected) as refusal:
+        if guard is None:
+            raise
+        raise sql.NeedsLock("refused by the state read without the lock") from refusal
+
+
+def _judged(session: Session, state: sql.TableState, record, party: policy.Party,
+            expected_number: int | None) -> tuple[dict, Expected, SessionBook]:
+    """The next hand's result (the engine's), its slot and the book it is applied to; or a refusal."""
     if session.status != Session.Status.OPEN:
         raise Conflict(f"the session is {session.status}; no more hands", code=Error.SESSION_CLOSED)
     last = state.last if state.session is not None else None
@@ -294,17 +378,7 @@ def _submit(
     result = _judge(record, rules, expected)
     if party.seat is not None and not 0 <= party.seat < rules.players:
         raise Invalid(f"this table has no seat {party.seat}", field="entered_by_seat")
-    event = session.table.round.event
-    user = party.user if getattr(party.user, "is_authenticated", False) else None
-    hand = Hand(
-        session=session, number=expected.number, dealer=record["dealer"], record=record, result=result,
-        entered_by_seat=party.seat, unconfirmed=event.confirm_hands and not policy.organises_event(user, event),
-    )
-    version = HandVersion(hand=hand, version=1, dealer=hand.dealer, record=record, result=result, created_by=user,
-                          via_scorer_token=party.via_scorer_token)
-    outcome = book.apply(played(hand))
-    _store(session, outcome, new=(hand, version))
-    return hand, _receipt(hand, session, outcome.book, unconfirmed=state.waiting + hand.unconfirmed)
+    return result, expected, book
 
 
 def _seated(session: Session) -> list[int]:
@@ -319,12 +393,14 @@ def _read_book(session: Session) -> tuple[SessionBook, list[Hand]]:
     return book_of(session, session_rules(session, len(players)), hands, players=players), hands
 
 
-def _store(session: Session, outcome: Outcome, *, new: tuple[Hand, HandVersion] | None = None) -> None:
+def _store(session: Session, outcome: Outcome, *, new: tuple[Hand, HandVersion] | None = None,
+           guard: sql.Guard | None = None, key: IdempotentSubmission | None = None, receipt=None) -> None:
     """Store ``outcome`` in the caller's transaction: the session's kept state that changed, its
     players' round and event sums (``outcome.standings``) and its series' sync request (the
     series' public standings are recomputed after the commit: ``standings/outbox.py``); with
     ``new`` (a submission) the hand and its first version too, in one statement on PostgreSQL
-    (``sql.store_hand``). Then the payments a Maumau series owes, and the announcements: the
+    (``sql.store_hand``; with ``guard``, only while the table is as it was read, and ``key`` with
+    its body ``receipt()``). Then the payments a Maumau series owes, and the announcements: the
     table's live pages (and its series' pages, which the room screens of the series' events
     follow too: ``tournaments/live.py``), the ratings when the session's result changed."""
     fields = _keep(session, outcome)
@@ -333,7 +409,10 @@ def _store(session: Session, outcome: Outcome, *, new: tuple[Hand, HandVersion] 
     changes = outcome.standings
     series_requested = None
     if new is not None:
-        series_requested = sql.store_hand(*new, session, fields, standings=(event_id, round_id, changes))
+        if key is not None and guard is not None:
+            key.body = receipt()
+        series_requested = sql.store_hand(*new, session, fields, standings=(event_id, round_id, changes),
+                                          guard=guard, key=key if guard is not None else None)
         series_outbox.requested([series_requested], announced=True)
     elif fields:
         sql.update(session, fields)

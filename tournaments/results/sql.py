@@ -1,7 +1,13 @@
 """Hand submission's SQL: the statements of the one frequent write, without the ORM's query compiler.
 
-``lock_table`` is also the one table lock of every other write of results (correct, void,
-confirm, dispute, abandon: ``tournaments/results/services.py``), so they serialise with submissions.
+``lock_table`` is the one table lock of every write of results (correct, void, confirm, dispute,
+abandon: ``tournaments/results/services.py``), and on PostgreSQL it counts the table's
+``revision`` on. A submission there takes no lock: it reads the table and its state in one
+statement (``read_table``) and stores the hand with one statement that first counts the revision
+on where it is still the one read (``store_hand``'s guard): two statements, no transaction of its
+own. When the table was written meanwhile (the guard finds another revision), or the hand needs
+more than that statement (a session's first hand, its last, a Maumau series' payments), nothing
+is stored and the submission is made again under the lock (``NeedsLock``).
 
 Every table of an evening stores a hand every minute or two, and a benchmark of 32 tables at once
 (issue 17, ``python -m bench.scale``) showed where a submission's time went: not to the engine
@@ -70,6 +76,21 @@ def _load_table(db, row) -> Table:
     return table
 
 
+class NeedsLock(Exception):
+    """A submission read without the table's lock cannot be stored by the one guarded statement:
+    the table was written since it was read, or the hand needs more writes. Nothing was stored."""
+
+
+@dataclass(frozen=True)
+class Guard:
+    """What ``read_table`` read for ``store_hand``'s guard: the table's revision then, and the id
+    reserved for the hand (its receipt, stored with an Idempotency-Key, names it before the write)."""
+
+    table_id: int
+    revision: int
+    hand_id: int
+
+
 @dataclass(frozen=True)
 class TableState:
     """What a submission needs of a table, read under its row lock."""
@@ -82,6 +103,7 @@ class TableState:
     voided: int = 0  # how many of the session's hands are voided (they do not count toward a length in hands)
     earlier: IdempotentSubmission | None = None  # the submission stored under the key asked for
     players: tuple[int, ...] = ()  # the seated players' ids in seat order
+    guard: Guard | None = None  # read without the lock (``read_table``): the store's guard
 
 
 def _db():
@@ -129,8 +151,14 @@ _KEY_COLUMNS = ("id", "table_id", "key", "fingerprint", "body")
 
 
 @lru_cache(maxsize=4)
-def _lock_sql(lock: bool) -> str:
-    return f"SELECT {_table_columns()} {_table_joins()} WHERE t.id = %s" + (" FOR UPDATE OF t" if lock else "")
+def _lock_sql(vendor: str) -> str:
+    if vendor == "postgresql":
+        # The row lock of an UPDATE: the revision counted on (``read_table``'s readers see it).
+        return (f"UPDATE {Table._meta.db_table} t SET revision = t.revision + 1 FROM {Round._meta.db_table} r "
+                f"JOIN {Event._meta.db_table} e ON e.id = r.event_id WHERE t.id = %s AND r.id = t.round_id "
+                f"RETURNING {_table_columns()}")
+    # SQLite serialises writers (and has no row lock); no submission reads without it there.
+    return f"SELECT {_table_columns()} {_table_joins()} WHERE t.id = %s"
 
 
 def lock_table(table_id: int) -> Table:
@@ -144,11 +172,41 @@ def lock_table(table_id: int) -> Table:
     tests/integration/test_concurrency.py)."""
     db = _db()
     with _cursor(db) as cursor:
-        cursor.execute(_lock_sql(db.features.has_select_for_update), [table_id])
+        cursor.execute(_lock_sql(db.vendor), [table_id])
         row = cursor.fetchone()
     if row is None:
         raise Table.DoesNotExist(f"no table {table_id}")
     return _load_table(db, row)
+
+
+def reads_unlocked() -> bool:
+    """Whether submissions read without the table's lock here (``read_table``): on PostgreSQL."""
+    return _db().vendor == "postgresql"
+
+
+@lru_cache(maxsize=2)
+def _read_sql(key: bool) -> str:
+    """``lock_table``'s read and ``table_state``'s in one statement, without a lock, with the
+    table's revision and an id reserved for the hand (PostgreSQL)."""
+    columns, joins = _state_parts(key, "postgresql")
+    sequence = f"nextval(pg_get_serial_sequence('{Hand._meta.db_table}', 'id'))"
+    return f"SELECT {_table_columns()}, t.revision, {sequence}, {columns} {_table_joins()} {joins} WHERE t.id = %s"
+
+
+def read_table(table_id: int, key: str | None = None) -> TableState:
+    """The table with its round and event (what deciding who may submit needs) and its state, as
+    ``lock_table`` and ``table_state`` read them, in one statement without the lock, with the
+    guard that ``store_hand`` stores under. Raises ``Table.DoesNotExist``."""
+    db = _db()
+    with _cursor(db) as cursor:
+        cursor.execute(_read_sql(key is not None), [table_id] if key is None else [key, table_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise Table.DoesNotExist(f"no table {table_id}")
+    table = _load_table(db, row)
+    start = len(_TABLE_COLUMNS) + len(_ROUND_COLUMNS) + len(_EVENT_COLUMNS)
+    guard = Guard(table.pk, row[start], row[start + 1])
+    return _state(db, table, row[start + 2:], key, guard)
 
 
 def _seated_sql(vendor: str, seat: str) -> str:
@@ -172,23 +230,31 @@ def _state_sql(key: bool, vendor: str = "postgresql") -> str:
     session by (table, number), its latest hand by (session, number) = the session's kept hand
     count (slots have no gaps), the unconfirmed ones and the voided ones by their partial indexes,
     the submission under an Idempotency-Key by (table, key)."""
-    table, seat, session, hand = Table._meta.db_table, Seat._meta.db_table, Session._meta.db_table, Hand._meta.db_table
+    columns, joins = _state_parts(key, vendor)
+    return f"SELECT {columns} FROM {Table._meta.db_table} t {joins} WHERE t.id = %s"
+
+
+def _state_parts(key: bool, vendor: str) -> tuple[str, str]:
+    """``_state_sql``'s columns and joins (to the table ``t``)."""
+    seat, session, hand = Seat._meta.db_table, Session._meta.db_table, Hand._meta.db_table
     round_, event = Round._meta.db_table, Event._meta.db_table
     columns = [f"s.{c}" for c in _SESSION_COLUMNS] + [f"h.{c}" for c in _HAND_COLUMNS]
     if key:
         columns += [f"k.{c}" for c in _KEY_COLUMNS]
-    return (
-        f"SELECT {_seated_sql(vendor, seat)}, "
+    selected = (
+        f"{_seated_sql(vendor, seat)}, "
         f"(SELECT e.series_id FROM {round_} r JOIN {event} e ON e.id = r.event_id WHERE r.id = t.round_id), "
         f"{', '.join(columns)}, "
         f"(SELECT COUNT(*) FROM {hand} v WHERE v.session_id = s.id AND v.voided), "
-        f"(SELECT COUNT(*) FROM {hand} w WHERE w.session_id = s.id AND w.unconfirmed) FROM {table} t "
+        f"(SELECT COUNT(*) FROM {hand} w WHERE w.session_id = s.id AND w.unconfirmed)"
+    )
+    joins = (
         f"LEFT JOIN {session} s ON s.table_id = t.id "
         f"AND s.number = (SELECT MAX(number) FROM {session} WHERE table_id = t.id) "
-        f"LEFT JOIN {hand} h ON h.session_id = s.id AND h.number = s.hand_count "
-        + (f"LEFT JOIN {IdempotentSubmission._meta.db_table} k ON k.table_id = t.id AND k.key = %s " if key else "")
-        + "WHERE t.id = %s"
+        f"LEFT JOIN {hand} h ON h.session_id = s.id AND h.number = s.hand_count"
+        + (f" LEFT JOIN {IdempotentSubmission._meta.db_table} k ON k.table_id = t.id AND k.key = %s" if key else "")
     )
+    return selected, joins
 
 
 def table_state(table: Table, key: str | None = None) -> TableState:
@@ -201,6 +267,11 @@ def table_state(table: Table, key: str | None = None) -> TableState:
     with _cursor(db) as cursor:
         cursor.execute(_state_sql(key is not None, db.vendor), [table.pk] if key is None else [key, table.pk])
         rest = cursor.fetchone()
+    return _state(db, table, rest, key)
+
+
+def _state(db, table: Table, rest, key: str | None, guard: Guard | None = None) -> TableState:
+    """A ``TableState`` from the columns of ``_state_parts``."""
     players, series_id = _ids(rest[0]), rest[1]
     table.round.event.series_id = series_id
     rest = rest[2:]
@@ -219,7 +290,7 @@ def table_state(table: Table, key: str | None = None) -> TableState:
             # A hand count not kept (data written around the services): read the latest hand.
             last = session.hands.order_by("-number").first()
     return TableState(table=table, seats=seats, session=session, last=last, waiting=rest[-1] or 0, earlier=earlier,
-                      players=players, voided=rest[-2] or 0)
+                      players=players, voided=rest[-2] or 0, guard=guard)
 
 
 def earlier_submission(table_id: int, key: str) -> IdempotentSubmission | None:
@@ -313,15 +384,24 @@ def update(obj: Model, fields: list[str]) -> None:
 
 
 def store_hand(hand: Hand, version: HandVersion, session: Session, fields: list[str],
-               standings: tuple[int, int, list] | None = None) -> int | None:
+               standings: tuple[int, int, list] | None = None, *, guard: Guard | None = None,
+               key: IdempotentSubmission | None = None) -> int | None:
     """Store a new hand, its first version, the session's ``fields`` and the changes of its
     players' round and event sums (``standings``: event id, round id, the book's ``Outcome.standings``)
     and, when they changed and the event counts for a series, the series' sync request
     (``tournaments/standings/outbox.py``): on PostgreSQL in one statement (data-modifying WITH),
     elsewhere in up to six. Returns the series of that request (read by this statement, after the
-    table's lock), else None."""
+    table's lock), else None.
+
+    With ``guard`` (PostgreSQL, read by ``read_table`` without the lock; ``hand`` has the id it
+    reserved) the statement first counts the table's revision on where it is still the guard's
+    (waiting for a write that holds the lock), and writes nothing else when it is not: then it
+    raises ``NeedsLock``. ``key``: the submission stored under an Idempotency-Key, by the same
+    statement (its body as stored is set on it)."""
     db = _db()
     changes = standings[2] if standings else []
+    if guard is not None:
+        return _store_guarded(db, hand, version, session, fields, standings, changes, guard, key)
     if db.vendor != "postgresql":
         series_id = None
         if changes and db.features.can_return_columns_from_insert:
@@ -348,10 +428,7 @@ def store_hand(hand: Hand, version: HandVersion, session: Session, fields: list[
                 SeriesSyncRequest.objects.create(series_id=series_id)
             return series_id
         return None
-    for name in _SHARED:  # the first version is the hand as stored: its record is sent once
-        ours, its = getattr(version, name), getattr(hand, name)
-        if ours is not its and ours != its:
-            raise ValueError(f"the first version's {name} differs from the hand's")
+    _check_shared(hand, version)
     session_fields = [Session._meta.get_field(name) for name in fields]
     values = (_prepared_values(db, hand, _insert_fields(Hand), True)
               + _prepared_values(db, version, _version_fields(), True)
@@ -367,6 +444,40 @@ def store_hand(hand: Hand, version: HandVersion, session: Session, fields: list[
     return series_id if changes else None
 
 
+def _store_guarded(db, hand, version, session, fields, standings, changes, guard: Guard,
+                   key: IdempotentSubmission | None) -> int | None:
+    _check_shared(hand, version)
+    session_fields = [Session._meta.get_field(name) for name in fields]
+    values = ([guard.table_id, guard.revision, guard.hand_id]
+              + _prepared_values(db, hand, _insert_fields(Hand), True)
+              + _prepared_values(db, version, _version_fields(), True)
+              + _prepared_values(db, session, session_fields, False) + ([session.pk] if fields else [])
+              + ([*aggregates.changes_params(db.vendor, changes), standings[0], standings[1], standings[0],
+                  standings[0]] if changes else [])
+              + (_prepared_values(db, key, _insert_fields(IdempotentSubmission), True) if key is not None else []))
+    with _cursor(db) as cursor:
+        cursor.execute(_store_sql(tuple(fields), bool(changes), guarded=True, key=key is not None), values)
+        row = cursor.fetchone()
+    if row is None:
+        raise NeedsLock(f"table {guard.table_id} was written since it was read")
+    hand.pk, series_id = row[0], row[1]
+    version.hand = hand
+    for obj in (hand, version):
+        obj._state.adding, obj._state.db = False, db.alias
+    if key is not None:
+        stored = load(IdempotentSubmission, ("id", "body"), row[2:4], db)
+        key.pk, key.body = stored.pk, stored.body
+        key._state.adding, key._state.db = False, db.alias
+    return series_id if changes else None
+
+
+def _check_shared(hand: Hand, version: HandVersion) -> None:
+    for name in _SHARED:  # the first version is the hand as stored: its record is sent once
+        ours, its = getattr(version, name), getattr(hand, name)
+        if ours is not its and ours != its:
+            raise ValueError(f"the first version's {name} differs from the hand's")
+
+
 _SHARED = ("dealer", "record", "result", "voided")  # a first version's columns taken from its hand's row
 
 
@@ -377,10 +488,21 @@ def _version_fields() -> list:
 
 
 @lru_cache(maxsize=64)
-def _store_sql(session_fields: tuple[str, ...], standings: bool = False) -> str:
+def _store_sql(session_fields: tuple[str, ...], standings: bool = False, guarded: bool = False,
+               key: bool = False) -> str:
+    """``store_hand``'s statement; ``guarded``: first the table's revision counted on where it is
+    still the one read, and every other write only when it was (``t``); ``key``: the submission
+    under an Idempotency-Key too."""
     quote = connections[DEFAULT_DB_ALIAS].ops.quote_name
     shared = [HandVersion._meta.get_field(name).column for name in _SHARED]
     hand_sql = _insert_sql(Hand, ("id", *_SHARED))
+    only = ""
+    if guarded:
+        only = " AND EXISTS (SELECT 1 FROM t)"
+        columns = [Hand._meta.pk, *_insert_fields(Hand)]
+        hand_sql = (f"INSERT INTO {quote(Hand._meta.db_table)} ({', '.join(quote(field.column) for field in columns)}) "
+                    f"SELECT {', '.join(['%s'] * len(columns))} FROM t RETURNING "
+                    + ", ".join(quote(_fields_by_attname(Hand)[name].column) for name in ("id", *_SHARED)))
     version_sql = (
         f"INSERT INTO {quote(HandVersion._meta.db_table)} (hand_id, "
         f"{', '.join(quote(column) for column in shared)}, "
@@ -389,20 +511,30 @@ def _store_sql(session_fields: tuple[str, ...], standings: bool = False) -> str:
         f"{', '.join(['%s'] * len(_version_fields()))} FROM h"
     )
     sql = f"WITH h AS ({hand_sql}), v AS ({version_sql})"
+    if guarded:
+        table = quote(Table._meta.db_table)
+        sql = (f"WITH t AS (UPDATE {table} SET revision = revision + 1 WHERE id = %s AND revision = %s RETURNING id), "
+               + sql[len("WITH "):])
     if session_fields:
         assignments = ", ".join(f"{quote(Session._meta.get_field(name).column)} = %s" for name in session_fields)
-        sql += f", s AS (UPDATE {quote(Session._meta.db_table)} SET {assignments} WHERE id = %s)"
+        sql += f", s AS (UPDATE {quote(Session._meta.db_table)} SET {assignments} WHERE id = %s{only})"
     if standings:
-        sql += (f", {aggregates.changes_cte('postgresql', quote, 0)}"
+        sql += (f", {aggregates.changes_cte('postgresql', quote, 0, where=only[len(' AND '):])}"
                 f", a AS ({aggregates.upsert_sql(RoundStanding._meta.db_table, quote)})"
                 f", b AS ({aggregates.upsert_sql(EventStanding._meta.db_table, quote, per_event=True)})")
         # The series' sync request, when the event counts for one (its series read here, after
         # the table's lock; no lock of the series: the request has no foreign key).
         sql += (f", r AS (INSERT INTO {quote(SeriesSyncRequest._meta.db_table)} (series_id, requested_at) "
                 f"SELECT series_id, statement_timestamp() FROM {quote(Event._meta.db_table)} "
-                f"WHERE id = %s AND series_id IS NOT NULL RETURNING series_id)")
-        return sql + " SELECT id, (SELECT series_id FROM r) FROM h"
-    return sql + " SELECT id, NULL::bigint FROM h"
+                f"WHERE id = %s AND series_id IS NOT NULL{only} RETURNING series_id)")
+    answer = ", (SELECT series_id FROM r)" if standings else ", NULL::bigint"
+    if key:  # its parameters come last
+        fields = _insert_fields(IdempotentSubmission)
+        sql += (f", k AS (INSERT INTO {quote(IdempotentSubmission._meta.db_table)} "
+                f"({', '.join(quote(field.column) for field in fields)}) SELECT {', '.join(['%s'] * len(fields))} "
+                f"FROM h RETURNING id, body)")
+        answer += ", (SELECT id FROM k), (SELECT body FROM k)"
+    return sql + f" SELECT id{answer} FROM h"
 
 
 @lru_cache(maxsize=None)

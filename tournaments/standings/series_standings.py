@@ -295,7 +295,11 @@ def lock_tables(event_ids: Iterable[int]) -> None:
     so that each hand requests the sync of the series its event counts for when it commits."""
     ids = [int(pk) for pk in event_ids]
     if ids and connection.features.has_select_for_update:
-        list(Table.objects.select_for_update(of=("self",)).filter(round__event__in=ids).order_by("pk").values_list("pk", flat=True))
+        tables = list(Table.objects.select_for_update(of=("self",)).filter(round__event__in=ids).order_by("pk")
+                      .values_list("pk", flat=True))
+        # A hand read before the move (without the lock: results.sql.read_table) is then made
+        # again under the lock, and requests the sync of the series its event counts for now.
+        Table.objects.filter(pk__in=tables).update(revision=F("revision") + 1)
 
 
 def kept_rows(series, events) -> list | None:

@@ -30,16 +30,17 @@ CURRENT = {"Event": Event, "Seat": Seat, "Session": Session, "RoundStanding": Ro
 _CHANGE_COLUMNS = ("player_id", *FIELDS)
 
 
-def changes_cte(vendor: str, quote, rows: int) -> str:
+def changes_cte(vendor: str, quote, rows: int, where: str = "") -> str:
     """``c(player_id, *FIELDS) AS (…)``: ``rows`` changes (``difference``) as a relation that
     ``upsert_sql`` adds up. On PostgreSQL one bigint array per column, unnested: the statement's
     text and its number of parameters are then the same for any number of players, so it is
     prepared once per connection and parsed once by psycopg (which caches the conversion of
     statements of at most 50 parameters: a VALUES list of four players' rows per table took more
-    of a hand's CPU than its engine); elsewhere (SQLite) a VALUES list."""
+    of a hand's CPU than its engine); elsewhere (SQLite) a VALUES list. ``where``: a condition
+    on the rows (PostgreSQL: a statement's guard, ``results.sql.store_hand``)."""
     names = ", ".join(quote(column) for column in _CHANGE_COLUMNS)
     if vendor == "postgresql":
-        source = f"SELECT * FROM unnest({', '.join(['%s::bigint[]'] * len(_CHANGE_COLUMNS))})"
+        source = f"SELECT * FROM unnest({', '.join(['%s::bigint[]'] * len(_CHANGE_COLUMNS))})" + (f" WHERE {where}" if where else "")
     else:
         source = "VALUES " + ", ".join(["(" + ", ".join(["%s"] * len(_CHANGE_COLUMNS)) + ")"] * rows)
     return f"c({names}) AS ({source})"
