@@ -93,7 +93,8 @@ class Guard:
 
 @dataclass(frozen=True)
 class TableState:
-    """What a submission needs of a table, read under its row lock."""
+    """What a submission needs of a table, read under its row lock (``table_state``) or, on
+    PostgreSQL, without it and stored under ``guard`` (``read_table``)."""
 
     table: Table  # with its round and event, as they are now
     seats: int
@@ -164,7 +165,9 @@ def _lock_sql(vendor: str) -> str:
 def lock_table(table_id: int) -> Table:
     """Lock the table's row (only it: the round and event rows read with it stay free, so the
     event's other tables submit in parallel) and read it with its round and event: what deciding
-    who may submit needs. Raises ``Table.DoesNotExist``.
+    who may submit needs. On PostgreSQL the lock is an UPDATE that counts the table's revision on,
+    so that a submission read without the lock before stores nothing (``store_hand``'s guard).
+    Raises ``Table.DoesNotExist``.
 
     The table's state is read by the next statement (``table_state``), not by this one: a
     statement sees the database as it was when it started, so a read that had to wait for the
