@@ -41,12 +41,19 @@ def race(requests):
     return responses
 
 
-def test_twenty_retries_with_one_idempotency_key_store_one_hand(world):
+@pytest.mark.parametrize("before", [0, 2])
+def test_twenty_retries_with_one_idempotency_key_store_one_hand(world, before):
+    """The session's first hand (stored under the table's lock) and one in its middle (read
+    without the lock, stored under the revision's guard)."""
     from tournaments.models import Hand
 
     table = world.events["lut"].rounds.get().tables.first()
-    record = next_record("lut", random.Random(1), 4, None)
     url = f"/api/v1/tables/{table.pk}/hands/"
+    rng, session = random.Random(1), None
+    for _ in range(before):
+        session = client_for(world.organiser).post(url, next_record("lut", rng, 4, session, table.first_dealer),
+                                                   format="json").json()["session"]
+    record = next_record("lut", rng, 4, session, table.first_dealer)
 
     def submit():
         return client_for(world.organiser).post(url, record, format="json", HTTP_IDEMPOTENCY_KEY="same-key")
@@ -54,7 +61,8 @@ def test_twenty_retries_with_one_idempotency_key_store_one_hand(world):
     responses = race([submit] * THREADS)
     assert {r.status_code for r in responses} == {201}
     assert len({r.content for r in responses}) == 1
-    assert Hand.objects.filter(session__table=table).count() == 1
+    assert Hand.objects.filter(session__table=table).count() == before + 1
+    assert responses[0].json()["hand"]["number"] == before + 1
 
 
 def test_twenty_different_records_for_the_same_hand_store_exactly_one(world):
@@ -207,3 +215,58 @@ def test_a_submission_read_before_another_write_is_stored_after_it_under_the_loc
     assert Hand.objects.get(session=session, number=1).version == 2
     # The correction and the stored hand each counted the revision on; the refused statement did not.
     assert Table.objects.get(pk=table.pk).revision == revision + 2
+
+
+def test_submissions_corrections_and_voids_at_once_leave_every_sum_equal_to_a_recomputation(world):
+    """Two devices of a table submit the next hands (each without ``?hand``, so whichever is
+    second is judged again and stored after the other or refused) while an organiser corrects and
+    voids earlier hands, in rounds released together: hand numbers stay gapless, and the session's
+    kept totals and the players' round and event sums equal a computation over every hand."""
+    from tournaments.models import Event, Hand, Session
+    from tournaments.results import services as results
+    from tournaments.standings import sums
+
+    table = world.events["mu"].rounds.get().tables.first()
+    event_id = table.round.event_id
+    # A game of many deals: every hand here is in the middle of the session.
+    Event.objects.filter(pk=event_id).update(mu_fixed_deals=1000)
+    url = f"/api/v1/tables/{table.pk}/hands/"
+    rng = random.Random(7)
+    organiser = client_for(world.organiser)
+    summary = organiser.post(url, next_record("mu", rng, 4, None), format="json").json()["session"]
+    for step in range(8):
+        records = [next_record("mu", rng, 4, summary) for _ in range(2)]
+        hands = list(Hand.objects.filter(session__table=table).order_by("number"))
+        if step % 3 == 2:
+            standing = [hand for hand in hands if not hand.voided]
+            target = standing[rng.randrange(len(standing))]
+
+            def change(target=target):
+                return client_for(world.organiser).post(f"/api/v1/hands/{target.pk}/void/", {"reason": "misdeal"},
+                                                        format="json")
+        else:
+            target = hands[rng.randrange(len(hands))]
+            replacement = next_record("mu", rng, 4, {"next": {"dealer": target.dealer, "direction": None}})
+
+            def change(target=target, replacement=replacement):
+                return client_for(world.organiser).post(f"/api/v1/hands/{target.pk}/correct/",
+                                                        {"record": replacement, "reason": "wrong sheet"}, format="json")
+        responses = race([lambda r=r: client_for(world.organiser).post(url, r, format="json") for r in records]
+                         + [change])
+        submitted = sorted(r.status_code for r in responses[:2])
+        # The two records are for the same slot: one is stored, the other is refused by the
+        # hand stored before it (its dealer: 422).
+        assert submitted == [201, 422], [r.content for r in responses[:2]]
+        assert responses[2].status_code == 200, responses[2].content
+        summary = organiser.get(url).json()["session"]
+
+    session = Session.objects.get(table=table)
+    numbers = list(Hand.objects.filter(session=session).order_by("number").values_list("number", flat=True))
+    assert numbers == list(range(1, 10))
+    assert session.hand_count == 9
+    assert session.totals == results.session_summary(session)["totals"]
+    kept = {(row.round_id, row.player_id): tuple(getattr(row, name) for name in sums.FIELDS)
+            for row in sums.RoundStanding.objects.filter(event_id=event_id)}
+    computed = {(round_id, player): values for (event, round_id, player), values in sums.recompute([event_id]).items()}
+    assert {key: value for key, value in kept.items() if any(value)} == {
+        key: value for key, value in computed.items() if any(value)}
