@@ -8,7 +8,10 @@ the players' standings sums change by, the money a finished Maumau series owes),
 writes that outcome (a submission's with its hand in ``sql.store_hand``'s one statement).
 
 Every write runs in one transaction that first locks the table row (``sql.lock_table``, the one
-lock of submit, correct, void, confirm, dispute and abandon), so writes to one session are serialised: hand numbers have no gaps and dealers stay consistent. Refusals are domain errors
+lock of submit, correct, void, confirm, dispute and abandon), so writes to one session are serialised: hand numbers have no gaps and dealers stay consistent.
+On PostgreSQL a submission in the middle of a session first goes without that lock: one read, and
+one statement that stores only while no locked write has counted the table's revision on since
+(``hand_submit``); else it is made again under the lock. Refusals are domain errors
 (``tournaments.errors``): nothing is stored then. Side effects (ratings, live pages) are announced
 on commit (``tournaments.signals``).
 
