@@ -412,10 +412,10 @@ def _store(session: Session, outcome: Outcome, *, new: tuple[Hand, HandVersion] 
     changes = outcome.standings
     series_requested = None
     if new is not None:
-        if key is not None and guard is not None:
+        if key is not None:
             key.body = receipt()
         series_requested = sql.store_hand(*new, session, fields, standings=(event_id, round_id, changes),
-                                          guard=guard, key=key if guard is not None else None)
+                                          guard=guard, key=key)
         series_outbox.requested([series_requested], announced=True)
     elif fields:
         sql.update(session, fields)

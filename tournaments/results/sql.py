@@ -404,7 +404,7 @@ def store_hand(hand: Hand, version: HandVersion, session: Session, fields: list[
     db = _db()
     changes = standings[2] if standings else []
     if guard is not None:
-        return _store_guarded(db, hand, version, session, fields, standings, changes, guard, key)
+        return _store_in_one_statement(db, hand, version, session, fields, standings, changes, guard, key)
     if db.vendor != "postgresql":
         series_id = None
         if changes and db.features.can_return_columns_from_insert:
@@ -431,27 +431,18 @@ def store_hand(hand: Hand, version: HandVersion, session: Session, fields: list[
                 SeriesSyncRequest.objects.create(series_id=series_id)
             return series_id
         return None
-    _check_shared(hand, version)
-    session_fields = [Session._meta.get_field(name) for name in fields]
-    values = (_prepared_values(db, hand, _insert_fields(Hand), True)
-              + _prepared_values(db, version, _version_fields(), True)
-              + _prepared_values(db, session, session_fields, False) + ([session.pk] if fields else [])
-              + ([*aggregates.changes_params(db.vendor, changes), standings[0], standings[1], standings[0],
-                  standings[0]] if changes else []))
-    with _cursor(db) as cursor:
-        cursor.execute(_store_sql(tuple(fields), bool(changes)), values)
-        hand.pk, series_id = cursor.fetchone()
-    version.hand = hand
-    for obj in (hand, version):
-        obj._state.adding, obj._state.db = False, db.alias
-    return series_id if changes else None
+    return _store_in_one_statement(db, hand, version, session, fields, standings, changes)
 
 
-def _store_guarded(db, hand, version, session, fields, standings, changes, guard: Guard,
-                   key: IdempotentSubmission | None) -> int | None:
-    _check_shared(hand, version)
+def _store_in_one_statement(db, hand, version, session, fields, standings, changes, guard: Guard | None = None,
+                            key: IdempotentSubmission | None = None) -> int | None:
+    """``store_hand`` on PostgreSQL: ``_store_sql``'s one statement."""
+    for name in _SHARED:  # the first version is the hand as stored: its record is sent once
+        ours, its = getattr(version, name), getattr(hand, name)
+        if ours is not its and ours != its:
+            raise ValueError(f"the first version's {name} differs from the hand's")
     session_fields = [Session._meta.get_field(name) for name in fields]
-    values = ([guard.table_id, guard.revision, guard.hand_id]
+    values = (([guard.table_id, guard.revision, guard.hand_id] if guard is not None else [])
               + _prepared_values(db, hand, _insert_fields(Hand), True)
               + _prepared_values(db, version, _version_fields(), True)
               + _prepared_values(db, session, session_fields, False) + ([session.pk] if fields else [])
@@ -459,9 +450,10 @@ def _store_guarded(db, hand, version, session, fields, standings, changes, guard
                   standings[0]] if changes else [])
               + (_prepared_values(db, key, _insert_fields(IdempotentSubmission), True) if key is not None else []))
     with _cursor(db) as cursor:
-        cursor.execute(_store_sql(tuple(fields), bool(changes), guarded=True, key=key is not None), values)
+        cursor.execute(_store_sql(tuple(fields), bool(changes), guarded=guard is not None, key=key is not None),
+                       values)
         row = cursor.fetchone()
-    if row is None:
+    if row is None:  # only a guard stores nothing
         raise NeedsLock(f"table {guard.table_id} was written since it was read")
     hand.pk, series_id = row[0], row[1]
     version.hand = hand
@@ -472,13 +464,6 @@ def _store_guarded(db, hand, version, session, fields, standings, changes, guard
         key.pk, key.body = stored.pk, stored.body
         key._state.adding, key._state.db = False, db.alias
     return series_id if changes else None
-
-
-def _check_shared(hand: Hand, version: HandVersion) -> None:
-    for name in _SHARED:  # the first version is the hand as stored: its record is sent once
-        ours, its = getattr(version, name), getattr(hand, name)
-        if ours is not its and ours != its:
-            raise ValueError(f"the first version's {name} differs from the hand's")
 
 
 _SHARED = ("dealer", "record", "result", "voided")  # a first version's columns taken from its hand's row
