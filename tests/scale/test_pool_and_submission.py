@@ -156,6 +156,33 @@ def test_a_hand_runs_a_bounded_number_of_statements(world):
 
 
 @pytest.mark.django_db
+def test_a_submission_reads_the_tables_latest_session_by_its_number(world):
+    """The state a submission reads (on PostgreSQL without the lock, elsewhere under it) is the
+    table's session with the highest number and that session's latest hand, whatever order the
+    sessions were made in and however many the table has."""
+    from tournaments.models import Hand, Session
+    from tournaments.results import sql
+
+    table = world.events["mu"].rounds.get().tables.first()
+    assert not table.sessions.exists()
+    for number in (1, 3, 2):  # the session numbered 3 is not the last one made
+        session = Session.objects.create(table=table, number=number, status=Session.Status.FINISHED
+                                         if number < 3 else Session.Status.OPEN, hand_count=number)
+        for slot in range(1, number + 1):
+            Hand.objects.create(session=session, number=slot, dealer=(slot - 1) % 4, record={}, result=None)
+    latest = table.sessions.get(number=3)
+    if sql.reads_unlocked():
+        state = sql.read_table(table.pk)
+        assert state.guard is not None and state.guard.table_id == table.pk
+    else:
+        with transaction.atomic():
+            state = sql.table_state(sql.lock_table(table.pk))
+    assert state.session.pk == latest.pk and state.session.number == 3 and state.session.hand_count == 3
+    assert state.last.pk == latest.hands.get(number=3).pk
+    assert state.seats == 4 and state.table.round.event.series_id is None
+
+
+@pytest.mark.django_db
 def test_a_hand_in_a_series_moves_its_event_and_its_series_only_in_one_round_trip(
         world, monkeypatch, django_capture_on_commit_callbacks):
     """A hand in an event of a series moves the versions of its event and of the series (its sync

@@ -191,7 +191,7 @@ def reads_unlocked() -> bool:
 def _read_sql(key: bool) -> str:
     """``lock_table``'s read and ``table_state``'s in one statement, without a lock, with the
     table's revision and an id reserved for the hand (PostgreSQL)."""
-    columns, joins = _state_parts(key, "postgresql")
+    columns, joins = _state_parts(key, "postgresql", joined=True)
     sequence = f"nextval(pg_get_serial_sequence('{Hand._meta.db_table}', 'id'))"
     return f"SELECT {_table_columns()}, t.revision, {sequence}, {columns} {_table_joins()} {joins} WHERE t.id = %s"
 
@@ -237,24 +237,33 @@ def _state_sql(key: bool, vendor: str = "postgresql") -> str:
     return f"SELECT {columns} FROM {Table._meta.db_table} t {joins} WHERE t.id = %s"
 
 
-def _state_parts(key: bool, vendor: str) -> tuple[str, str]:
-    """``_state_sql``'s columns and joins (to the table ``t``)."""
+def _state_parts(key: bool, vendor: str, joined: bool = False) -> tuple[str, str]:
+    """``_state_sql``'s columns and joins (to the table ``t``; ``joined``: its round ``r`` and
+    event ``e`` are joined already, as in ``read_table``)."""
     seat, session, hand = Seat._meta.db_table, Session._meta.db_table, Hand._meta.db_table
     round_, event = Round._meta.db_table, Event._meta.db_table
     columns = [f"s.{c}" for c in _SESSION_COLUMNS] + [f"h.{c}" for c in _HAND_COLUMNS]
     if key:
         columns += [f"k.{c}" for c in _KEY_COLUMNS]
+    series = "e.series_id" if joined else (
+        f"(SELECT e.series_id FROM {round_} r JOIN {event} e ON e.id = r.event_id WHERE r.id = t.round_id)")
     selected = (
-        f"{_seated_sql(vendor, seat)}, "
-        f"(SELECT e.series_id FROM {round_} r JOIN {event} e ON e.id = r.event_id WHERE r.id = t.round_id), "
+        f"{_seated_sql(vendor, seat)}, {series}, "
         f"{', '.join(columns)}, "
         f"(SELECT COUNT(*) FROM {hand} v WHERE v.session_id = s.id AND v.voided), "
         f"(SELECT COUNT(*) FROM {hand} w WHERE w.session_id = s.id AND w.unconfirmed)"
     )
+    if vendor == "postgresql":
+        # The latest session: one backward scan of ``session_number_unique`` (table, number);
+        # a join on MAX(number) read that index twice and the table's sessions once more.
+        latest = (f"LEFT JOIN LATERAL (SELECT * FROM {session} WHERE table_id = t.id "
+                  f"ORDER BY number DESC LIMIT 1) s ON TRUE ")
+    else:  # SQLite has no LATERAL
+        latest = (f"LEFT JOIN {session} s ON s.table_id = t.id "
+                  f"AND s.number = (SELECT MAX(number) FROM {session} WHERE table_id = t.id) ")
     joins = (
-        f"LEFT JOIN {session} s ON s.table_id = t.id "
-        f"AND s.number = (SELECT MAX(number) FROM {session} WHERE table_id = t.id) "
-        f"LEFT JOIN {hand} h ON h.session_id = s.id AND h.number = s.hand_count"
+        latest
+        + f"LEFT JOIN {hand} h ON h.session_id = s.id AND h.number = s.hand_count"
         + (f" LEFT JOIN {IdempotentSubmission._meta.db_table} k ON k.table_id = t.id AND k.key = %s" if key else "")
     )
     return selected, joins
