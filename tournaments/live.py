@@ -37,6 +37,7 @@ own event and of its series only, however many events the season has.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import logging
 import os
 import random
@@ -374,16 +375,27 @@ def announce(event_id: int, *, public: bool) -> None:
     announce_all({event_id: public})
 
 
-def announce_all(events: dict[int, bool], series: Iterable[int] = ()) -> None:
+def announce_all(events: dict[int, bool], series: Iterable[int] = (), *, coalesced: bool = False) -> None:
     """``announce`` each event (event id -> whether the public hears of it) and ``announce_series``
-    each of ``series``, their versions bumped in one round trip to the cache."""
+    each of ``series``, their versions bumped in one round trip to the cache.
+
+    ``coalesced``: a change whose writer reads none of the pages after it (a hand from a table's
+    scorer token: the table's device shows its own sheet, never a cached fragment) has its
+    versions bumped by this process's sender with the other changes of its ``COALESCE_SECONDS``,
+    right before their message, in one round trip for all of them (``_Sender``) instead of one per
+    change on the writer's request. Until then a page read shows the version before it, as a page
+    read between any change's commit and its bump always did; the pages' sockets get the change with
+    its version as before. Only with a shared layer (Redis): elsewhere the sender is not used."""
     series = list(series)
+    targets = ([((EVENT, event_id), public) for event_id, public in events.items()]
+               + [((SERIES_KIND, series_id), True) for series_id in series])
+    if coalesced and _shared_layer() is not None:
+        _send_all([(target, public, None) for target, public in targets], bump=True)
+        return
     # The versions are bumped here, at once (after the change's commit, before anything else reads
     # the pages): a page read after the write never finds the fragments of the version before it.
-    versions = _bump_all([_version_key(event_id) for event_id in events]
-                         + [_series_version_key(series_id) for series_id in series])
-    _send_all([((EVENT, event_id), public, versions.get(_version_key(event_id))) for event_id, public in events.items()]
-              + [((SERIES_KIND, series_id), True, versions.get(_series_version_key(series_id))) for series_id in series])
+    versions = _bump_all([_target_version_key(target) for target, _ in targets])
+    _send_all([(target, public, versions.get(_target_version_key(target))) for target, public in targets])
 
 
 def announce_series(series_id: int) -> None:
@@ -393,17 +405,26 @@ def announce_series(series_id: int) -> None:
     announce_all({}, series=[series_id])
 
 
-def _send_all(sends: list[tuple[tuple[str, int], bool, int | None]]) -> None:
+def _shared_layer():
+    """The channel layer when it is shared between processes (Redis), else None."""
+    layer = get_channel_layer()
+    return None if layer is None or isinstance(layer, InMemoryChannelLayer) else layer
+
+
+def _send_all(sends: list[tuple[tuple[str, int], bool, int | None]], *, bump: bool = False) -> None:
     """Each (target, whether the public hears it, its version) to its live pages: to a shared
-    layer all at once (``_Sender.send_all``), to the in-memory one each in turn."""
+    layer all at once (``_Sender.send_all``; ``bump``: their versions bumped by the sender, a
+    coalesced change), to the in-memory one each in turn."""
     layer = get_channel_layer()
     if layer is None or not sends:
         return
     if not isinstance(layer, InMemoryChannelLayer):
         try:
-            _sender.send_all(layer, sends)
+            _sender.send_all(layer, sends, bump=bump)
         except Exception:  # noqa: BLE001 - the channel layer's failures are many (Redis down, loop closed)
             log.exception("could not announce the changes of %s to their live pages", [target for target, _, _ in sends])
+            if bump:  # nobody will bump them later: the versions move now, unannounced
+                _bump_all([_target_version_key(target) for target, _, _ in sends])
         return
     for target, public, version in sends:
         try:
@@ -445,20 +466,28 @@ def _target_groups(target: tuple[str, int], public: bool) -> list[str]:
     return _groups(subject, public) if kind == EVENT else [series_group(subject)]
 
 
+def _target_version_key(target: tuple[str, int]) -> str:
+    kind, subject = target
+    return _version_key(subject) if kind == EVENT else _series_version_key(subject)
+
+
 class _Sender:
     """One event loop per process, on a daemon thread, that sends the announcements of the
     process's synchronous code (WSGI workers, Celery tasks): the layer's connections stay open
     between sends (``async_to_sync`` would start a loop, a thread and a connection for every one),
     and the announcements of one ``COALESCE_SECONDS`` go out together at its end, once per event
     (or series), in one call of the layer's ``group_send_many`` (``stich.layers``: one round trip
-    for every group nobody listens to). Started at the first send, and again in a forked child."""
+    for every group nobody listens to). The versions of the coalesced changes (``announce_all``)
+    are bumped there first, all in one round trip to the cache. Started at the first send, and
+    again in a forked child; what waits when the process exits is delivered then (``flush``)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pid: int | None = None
-        # (kind, id) -> whether the public hears it too, and the newest version bumped (None: unknown)
-        self._pending: dict[tuple[str, int], tuple[bool, int | None]] = {}
+        # (kind, id) -> whether the public hears it too, the newest version bumped (None: unknown),
+        # and whether its version is still to be bumped (a coalesced change)
+        self._pending: dict[tuple[str, int], tuple[bool, int | None, bool]] = {}
 
     def loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
@@ -468,20 +497,23 @@ class _Sender:
                 self._loop, self._pid, self._pending = loop, os.getpid(), {}
             return self._loop
 
-    def send_all(self, layer, sends: list[tuple[tuple[str, int], bool, int | None]]) -> None:
+    def send_all(self, layer, sends: list[tuple[tuple[str, int], bool, int | None]], *, bump: bool = False) -> None:
         """Have each (target, whether the public hears it, its version) delivered at the end of the
-        current ``COALESCE_SECONDS``, under one taking of the lock."""
+        current ``COALESCE_SECONDS``, under one taking of the lock; ``bump``: their versions are
+        bumped then, right before the message (a coalesced change: ``announce_all``)."""
         loop = self.loop()
         with self._lock:
             first = not self._pending  # no delivery is due yet: these start the next
             for target, public, version in sends:
                 if target in self._pending:
                     # Already on its way: this change rides along (no wake-up of the loop).
-                    was_public, was = self._pending[target]
-                    self._pending[target] = (was_public or public, max(was, version) if was and version else None)
+                    was_public, was, to_bump = self._pending[target]
+                    self._pending[target] = (was_public or public, max(was, version) if was and version else None,
+                                             to_bump or bump)
                 else:
-                    self._pending[target] = (public, version)
+                    self._pending[target] = (public, version, bump)
             first = first and bool(self._pending)
+            self._layer = layer
         if first:
             try:
                 loop.call_soon_threadsafe(loop.call_later, COALESCE_SECONDS,
@@ -494,7 +526,21 @@ class _Sender:
     async def _deliver(self, layer) -> None:
         with self._lock:
             pending, self._pending = self._pending, {}
-        sends = [(group, _target_message(target, version)) for target, (public, version) in pending.items()
+        await self._send(layer, pending)
+
+    async def _send(self, layer, pending: dict) -> None:
+        if not pending:  # delivered by ``flush`` meanwhile
+            return
+        bumped = [target for target, (_, _, bump) in pending.items() if bump]
+        if bumped:
+            # The coalesced changes' versions, in one round trip (a blocking call on this loop's
+            # thread, which has nothing else to do meanwhile); none when the cache cannot be
+            # reached: their messages then carry no version, and the pages fetch.
+            versions = _bump_all([_target_version_key(target) for target in bumped])
+            for target in bumped:
+                public, _, _ = pending[target]
+                pending[target] = (public, versions.get(_target_version_key(target)), False)
+        sends = [(group, _target_message(target, version)) for target, (public, version, _) in pending.items()
                  for group in _target_groups(target, public)]
         try:
             many = getattr(layer, "group_send_many", None)
@@ -506,19 +552,37 @@ class _Sender:
         except Exception:  # noqa: BLE001 - as in announce()
             log.exception("could not announce the changes of %s to their live pages", sorted(pending))
 
+    def flush(self, timeout: float = 2.0) -> None:
+        """Deliver what waits now (the process exits: a coalesced change must not leave its
+        event's version where it was), waiting up to ``timeout`` seconds."""
+        with self._lock:
+            loop, pending, self._pending = self._loop, self._pending, {}
+            layer = getattr(self, "_layer", None)
+            if self._pid != os.getpid():
+                return  # a forked child's copy: the parent delivers its own
+        if not pending or layer is None or loop is None or loop.is_closed():
+            return
+        try:
+            asyncio.run_coroutine_threadsafe(self._send(layer, pending), loop).result(timeout)
+        except Exception:  # noqa: BLE001 - exiting: logged, never raised
+            log.exception("could not deliver the changes of %s before exiting", sorted(pending))
+
 
 _sender = _Sender()
+atexit.register(_sender.flush)
 
 
 @receiver(table_results_changed, dispatch_uid="live_table_results_changed")
 def _table_results_changed(sender, event_id: int, table_id: int, held: bool, series_id: int | None,
-                           series_requested: int | None = None, **kwargs) -> None:
+                           series_requested: int | None = None, coalesced: bool = False, **kwargs) -> None:
     # The series' pages (and the series' top on the room screens of all its events, a region of
     # the series) move with the write's sync request: with this announcement when the write says
     # so (a submission: the versions of the event and the series in one round trip), else with
     # ``series_sync_requested`` (``_series_sync_requested``). The series' other events are not
     # told: what they show of this hand is that region.
-    announce_all({event_id: not held}, series=() if series_requested is None else (series_requested,))
+    # ``coalesced``: a hand from a table's scorer token (``announce_all``).
+    announce_all({event_id: not held}, series=() if series_requested is None else (series_requested,),
+                 coalesced=coalesced)
 
 
 @receiver(event_shown_changed, dispatch_uid="live_event_shown_changed")

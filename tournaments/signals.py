@@ -25,8 +25,10 @@ results_visibility_changing = Signal()
 # A table's hands changed (a hand stored, corrected or voided). Sent with ``event_id``,
 # ``table_id``, ``session_id``, ``held`` (whether its round's results are held back from the
 # public), ``series_id`` (the series the event counts for, read after the table's lock, or
-# None) and ``series_requested`` (the series whose sync request the write committed, when its pages are to
-# move with this signal rather than with ``series_sync_requested``): live pages refresh on it.
+# None), ``series_requested`` (the series whose sync request the write committed, when its pages are to
+# move with this signal rather than with ``series_sync_requested``) and ``coalesced`` (a hand from the
+# table's scorer token: its live versions move with the process's next push, tournaments/live.py):
+# live pages refresh on it.
 table_results_changed = Signal()
 
 # The kept public standings of series must be computed again: their sync requests were committed
@@ -54,12 +56,14 @@ def announce_results_visibility_changed(event_id: int) -> None:
 
 
 def announce_table_results_changed(*, event_id: int, table_id: int, session_id: int, held: bool,
-                                   series_id: int | None, series_requested: int | None = None) -> None:
+                                   series_id: int | None, series_requested: int | None = None,
+                                   coalesced: bool = False) -> None:
     """``table_results_changed`` on commit; ``series_requested``: the series
-    whose sync request the write committed and announced with ``announced=True``."""
+    whose sync request the write committed and announced with ``announced=True``; ``coalesced``:
+    the writer reads no page after it (a table's scorer token)."""
     transaction.on_commit(lambda: table_results_changed.send(
         sender=None, event_id=event_id, table_id=table_id, session_id=session_id, held=held, series_id=series_id,
-        series_requested=series_requested,
+        series_requested=series_requested, coalesced=coalesced,
     ))
 
 

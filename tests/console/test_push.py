@@ -169,6 +169,62 @@ def test_the_announcements_of_one_moment_go_to_the_layer_together(monkeypatch):
                              live.public_group(8), live.organisers_group(9), live.series_group(3)])]
 
 
+def test_the_hands_of_scorers_move_their_versions_with_the_next_push(monkeypatch):
+    """Hands from tables' scorer tokens (``coalesced``: their writers read no page after them) cost
+    their requests no round trip to the cache: the process's sender bumps the versions of their
+    events and series in one round trip right before the moment's message, which carries them.
+    What waits when the process exits is delivered then; a sender that cannot take a change has
+    its versions bumped at once."""
+    import threading
+    import time
+
+    from tournaments import live
+
+    calls, bumps, arrived = [], [], threading.Event()
+
+    class Layer:
+        async def group_send_many(self, sends):
+            calls.append(dict(sends))
+            arrived.set()
+
+    counter = iter(range(100, 1000))
+
+    def bump_all(keys):
+        bumps.append((threading.current_thread().name, sorted(keys)))
+        return {key: next(counter) for key in keys}
+
+    monkeypatch.setattr(live, "get_channel_layer", lambda: Layer())
+    monkeypatch.setattr(live, "_bump_all", bump_all)
+    live.announce_all({7: True}, series=[3], coalesced=True)
+    live.announce_all({7: True}, coalesced=True)  # the next hand of the same moment rides along
+    live.announce_all({8: False}, coalesced=True)  # a held-back round: the organisers only
+    assert bumps == []  # nothing on the writers' requests
+    assert arrived.wait(5)
+    time.sleep(3 * live.COALESCE_SECONDS)
+    assert len(bumps) == 1 and bumps[0] == (
+        "live-announce", sorted([live._version_key(7), live._version_key(8), live._series_version_key(3)]))
+    [sent] = calls
+    assert set(sent) == {live.organisers_group(7), live.public_group(7), live.organisers_group(8), live.series_group(3)}
+    versions = {message.get("event", message.get("series")): message["version"] for message in sent.values()}
+    assert sorted(versions.values()) == [100, 101, 102] and sent[live.public_group(7)]["version"] == versions[7]
+
+    # The process exits within the moment: the change is delivered, its version bumped, at once.
+    arrived.clear()
+    live.announce_all({9: True}, coalesced=True)
+    live._sender.flush()
+    assert arrived.is_set() and bumps[-1][1] == [live._version_key(9)] and calls[-1][live.public_group(9)]["version"] == 103
+    time.sleep(3 * live.COALESCE_SECONDS)
+    assert len(calls) == 2  # nothing left for the moment's own delivery
+
+    # A sender that cannot take the change: its version moves now, on the request.
+    def broken(*args, **kwargs):
+        raise RuntimeError("the loop closed")
+
+    monkeypatch.setattr(live._sender, "send_all", broken)
+    live.announce_all({10: True}, coalesced=True)
+    assert bumps[-1] == (threading.current_thread().name, [live._version_key(10)])
+
+
 def socket_to(event_id: int, user=None) -> WebsocketCommunicator:
     from django.contrib.auth.models import AnonymousUser
 

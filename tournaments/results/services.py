@@ -332,8 +332,11 @@ def _submit(
     version = HandVersion(hand=hand, version=1, dealer=hand.dealer, record=record, result=result, created_by=user,
                           via_scorer_token=party.via_scorer_token)
     outcome = book.apply(played(hand))
+    # A table's device (its scorer token) reads none of the live pages after its hand: their
+    # versions move with this process's next push (``tournaments/live.py``, ``announce_all``).
+    coalesced = party.via_scorer_token
     if state.guard is None:
-        _store(session, outcome, new=(hand, version))
+        _store(session, outcome, new=(hand, version), coalesced=coalesced)
         return hand, _receipt(hand, session, outcome.book, unconfirmed=state.waiting + hand.unconfirmed)
     if outcome.transfers is not None or outcome.result_changed:
         # The session's result or its payments are written besides the hand: under the lock.
@@ -345,7 +348,7 @@ def _submit(
 
     if key is not None:
         key.hand = hand
-    _store(session, outcome, new=(hand, version), guard=state.guard, key=key, receipt=receipt)
+    _store(session, outcome, new=(hand, version), guard=state.guard, key=key, receipt=receipt, coalesced=coalesced)
     return hand, key.body if key is not None else receipt()
 
 
@@ -397,7 +400,8 @@ def _read_book(session: Session) -> tuple[SessionBook, list[Hand]]:
 
 
 def _store(session: Session, outcome: Outcome, *, new: tuple[Hand, HandVersion] | None = None,
-           guard: sql.Guard | None = None, key: IdempotentSubmission | None = None, receipt=None) -> None:
+           guard: sql.Guard | None = None, key: IdempotentSubmission | None = None, receipt=None,
+           coalesced: bool = False) -> None:
     """Store ``outcome`` in the caller's transaction: the session's kept state that changed, its
     players' round and event sums (``outcome.standings``) and its series' sync request (the
     series' public standings are recomputed after the commit: ``standings/outbox.py``); with
@@ -405,7 +409,9 @@ def _store(session: Session, outcome: Outcome, *, new: tuple[Hand, HandVersion] 
     (``sql.store_hand``; with ``guard``, only while the table is as it was read, and ``key`` with
     its body ``receipt()``). Then the payments a Maumau series owes, and the announcements: the
     table's live pages (and its series' pages, which the room screens of the series' events
-    follow too: ``tournaments/live.py``), the ratings when the session's result changed."""
+    follow too: ``tournaments/live.py``; ``coalesced``: a hand from the table's scorer token, whose
+    writer reads none of those pages after it, moves their versions with the process's next push),
+    the ratings when the session's result changed."""
     fields = _keep(session, outcome)
     table = session.table
     event_id, round_id = table.round.event_id, table.round_id
@@ -424,7 +430,7 @@ def _store(session: Session, outcome: Outcome, *, new: tuple[Hand, HandVersion] 
             series_outbox.request_for_events([event_id])  # its series, read after the table's lock
     announce_table_results_changed(event_id=event_id, table_id=table.pk, session_id=session.pk,
                                    held=table.round.results_held, series_id=table.round.event.series_id,
-                                   series_requested=series_requested)
+                                   series_requested=series_requested, coalesced=coalesced)
     if outcome.transfers is not None:
         _store_transfers(session, outcome.transfers)
     if outcome.result_changed:
