@@ -8,7 +8,11 @@ stored, corrected or voided), a round is held back or released
 *version* is bumped at once (a counter in the shared cache) and the event's groups on the channel
 layer get a message naming it. The version moves with every change that moves a page, after its
 commit: a fragment is cached under the version read before its data, so no fragment of a version
-is older than the version's last change. Two groups per event:
+is older than the version's last change. A hand from a table's scorer token, whose writer reads no
+page after it, has its versions bumped by the process's sender right before its message, with the
+other changes of that moment in one round trip (``announce_all``'s ``coalesced``); everything an
+organiser or a player changes moves them before the answer, so that a page read after it never
+finds the fragments of the version before it. Two groups per event:
 the public one hears of changes the public can see (not of hands in a held-back round), the
 organisers' one of every change.
 
