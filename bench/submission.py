@@ -1,4 +1,4 @@
-"""CPU of one hand submission in-process: ``python -m bench.submission [--flush] [--hands N] [--rounds R] [--series-events E]``.
+"""CPU of one hand submission in-process: ``python -m bench.submission [--flush] [--hands N] [--rounds R] [--series-events E] [--versions]``.
 
     DATABASE_URL=postgres://... REDIS_URL=redis://... python -m bench.submission --flush
 
@@ -17,6 +17,10 @@ played, 40 players), and the ratio of their CPU to the hands outside any series.
 standings are refreshed after the commit by a Celery task (``tournaments/standings/outbox.py``):
 with ``REDIS_URL`` a worker started here (``--pool=solo``) runs it, and its CPU per hand of the
 series is reported apart; without, the task runs in this process and is counted in the hand.
+
+``--versions`` alternates, in one run, chunks of hands from scorer tokens whose live versions move
+with the web process's next push (``LIVE_COALESCE_SCORER_HANDS``, the default) and chunks whose
+versions move before the answer (the setting off), and prints both and their paired difference.
 
 To compare two revisions, run it in a checkout of each (``git worktree add ../old REV``), each on
 a database of its own, one after the other; machines are noisy, so run each several times.
@@ -48,6 +52,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="chunks of each kind, alternating")
     parser.add_argument("--series-events", type=int, default=10,
                         help="hands in an event of a series of this many events too (0: none)")
+    parser.add_argument("--versions", action="store_true",
+                        help="instead: alternate chunks of hands whose live versions move with the push "
+                             "(LIVE_COALESCE_SCORER_HANDS, the default) and before the answer, paired")
     parser.add_argument("--profile", choices=["hand", "series", "bare"],
                         help="instead of timing: profile one chunk of that kind (cProfile), print the top functions")
     args = parser.parse_args()
@@ -112,6 +119,9 @@ def main() -> None:
         if args.profile:
             _profile({"hand": hands, "series": series_hands, "bare": bare}[args.profile], args.hands)
             return
+        if args.versions:
+            _versions(hands, bare, args)
+            return
         for _ in range(args.rounds):
             times["hand submission"].append(timed(hands))
             if series_tables:
@@ -145,6 +155,39 @@ def main() -> None:
                   f"{statistics.median(worker_ms):.3f} ms")
         else:
             print("  (no REDIS_URL: the series' refresh ran in this process, on each hand's commit)")
+
+
+def _versions(hands, bare, args) -> None:
+    """Chunks of hands with the live versions moved by the sender (a scorer's hand, coalesced) and
+    before the answer, taking turns (each chunk's last delivery inside its time), and bare requests:
+    the CPU per hand of each and their paired difference."""
+    from django.test import override_settings
+
+    from tournaments import live
+
+    def chunk(coalesce: bool) -> float:
+        with override_settings(LIVE_COALESCE_SCORER_HANDS=coalesce):
+            started = time.process_time()
+            hands(args.hands)
+            live._sender.flush()  # what the sender still holds, inside this chunk's time
+            return (time.process_time() - started) * 1000 / args.hands
+
+    kinds = {"with the push": [], "before the answer": []}
+    bare_ms = []
+    for number in range(args.rounds):
+        for coalesce in ((True, False) if number % 2 == 0 else (False, True)):
+            kinds["with the push" if coalesce else "before the answer"].append(chunk(coalesce))
+        started = time.process_time()
+        bare(args.hands)
+        bare_ms.append((time.process_time() - started) * 1000 / args.hands)
+    pairs = [later - sooner for later, sooner in zip(kinds["before the answer"], kinds["with the push"])]
+    print(f"CPU per request of this process ({args.rounds} rounds of {args.hands}, the kinds alternating):")
+    for name, values in kinds.items():
+        print(f"  hands, live versions moved {name}: median {statistics.median(values):.3f} ms, "
+              f"/ bare {statistics.median(values) / statistics.median(bare_ms):.2f}x")
+    print(f"  bare DRF: median {statistics.median(bare_ms):.3f} ms")
+    print(f"  paired, before the answer - with the push: median {statistics.median(pairs):.3f} ms a hand, "
+          f"more in {sum(pair > 0 for pair in pairs)} of {len(pairs)} rounds")
 
 
 def _profile(run, count: int) -> None:

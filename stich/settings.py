@@ -370,6 +370,10 @@ CHANNEL_LAYERS = {
 # retries would keep its handshake waiting for a minute and more) is refused with 4503 and the
 # page polls (tournaments/live.py).
 LIVE_JOIN_SECONDS = env.float("LIVE_JOIN_SECONDS", default=5.0)
+# A hand from a table's scorer token moves its event's (and series') live versions with the web
+# process's next push, one round trip to the cache for all the hands of that moment; off: each
+# such hand bumps them before its answer, as every other writer's change does (tournaments/live.py).
+LIVE_COALESCE_SCORER_HANDS = env.bool("LIVE_COALESCE_SCORER_HANDS", default=True)
 
 # The public pages' live regions that tournaments/live.py renders once per change and language and
 # pushes to the pages' sockets (name -> renderer(event_id, page=)).

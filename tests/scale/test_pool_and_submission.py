@@ -219,6 +219,40 @@ def test_a_hand_in_a_series_moves_its_event_and_its_series_only_in_one_round_tri
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("coalesce", [True, False])
+def test_a_scorers_hand_moves_the_live_version_with_the_push_and_an_organisers_before_the_answer(
+        world, monkeypatch, settings, coalesce, django_capture_on_commit_callbacks):
+    """With a shared channel layer (Redis) a hand from a table's scorer token leaves its event's
+    live version to the process's sender, bumped right before its message
+    (``LIVE_COALESCE_SCORER_HANDS``); with the setting off, for an organiser's hand, or without a
+    shared layer, the version moves before the answer."""
+    from tournaments import live
+
+    settings.LIVE_COALESCE_SCORER_HANDS = coalesce
+    event = world.events["mu"]
+    table = event.rounds.get().tables.first()
+    bumped, bump_all = [], live._bump_all
+    monkeypatch.setattr(live, "_bump_all", lambda keys: bumped.append(sorted(keys)) or bump_all(keys))
+    rng, session = random.Random(11), None
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for().post(f"/api/v1/tables/{table.pk}/hands/", next_record("mu", rng, 4, session),
+                                     format="json", HTTP_X_SCORER_TOKEN=table.scorer_token)
+        assert response.status_code == 201, response.content
+    later = coalesce and live._shared_layer() is not None
+    assert bumped == ([] if later else [[live._version_key(event.pk)]])
+    live._sender.flush()
+    assert bumped == [[live._version_key(event.pk)]]
+    bumped.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for(world.organiser).post(f"/api/v1/tables/{table.pk}/hands/",
+                                                    next_record("mu", rng, 4, response.json()["session"]),
+                                                    format="json")
+        assert response.status_code == 201, response.content
+    assert bumped == [[live._version_key(event.pk)]]
+    live._sender.flush()
+
+
+@pytest.mark.django_db
 def test_a_hands_statements_are_converted_once_per_process(world, monkeypatch):
     """psycopg turns a statement's placeholders into PostgreSQL's once and caches the result, for
     statements of at most 50 parameters and 4 KiB (``psycopg/_queries.py``); a larger one is

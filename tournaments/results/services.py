@@ -31,6 +31,7 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -334,7 +335,7 @@ def _submit(
     outcome = book.apply(played(hand))
     # A table's device (its scorer token) reads none of the live pages after its hand: their
     # versions move with this process's next push (``tournaments/live.py``, ``announce_all``).
-    coalesced = party.via_scorer_token
+    coalesced = party.via_scorer_token and settings.LIVE_COALESCE_SCORER_HANDS
     if state.guard is None:
         _store(session, outcome, new=(hand, version), coalesced=coalesced)
         return hand, _receipt(hand, session, outcome.book, unconfirmed=state.waiting + hand.unconfirmed)
