@@ -129,30 +129,35 @@ def _bump(key: str) -> int | None:
     return _bump_all([key]).get(key)
 
 
-def _bump_all(keys: list[str]) -> dict[str, int]:
+def _bump_all(keys: list[str], backend=None) -> dict[str, int]:
     """``_bump`` of each key, in one round trip to Redis (a hand in an event of a series moves the
-    series' version too); empty when the cache cannot be reached."""
+    series' version too); empty when the cache cannot be reached. ``backend``: the shared cache's
+    backend to use (the sender's own), else this thread's."""
     def bump():
-        backend = caches[DEFAULT_CACHE_ALIAS]
-        if isinstance(backend, RedisCache):
-            # One command on the hand's commit path (Django's add and incr take three round trips
-            # per key). Django's Redis cache stores integers as they are, so ``cache.get`` reads
-            # what INCR wrote.
-            # ``make_key``: the keys are this module's own (``_version_key``), ASCII without
-            # spaces; validating each one's characters cost more than the command.
-            stored = [backend.make_key(key) for key in keys]
-            versions = _bump_script(backend)(keys=stored, args=[int(time.time() * 1000), VERSION_SECONDS])
-            return dict(zip(keys, versions))
-        versions = {}
-        for key in keys:
-            cache.add(key, int(time.time() * 1000), VERSION_SECONDS)
-            try:
-                versions[key] = cache.incr(key)
-            except ValueError:  # expired between the two: start again
-                cache.add(key, int(time.time() * 1000), VERSION_SECONDS)
-                versions[key] = cache.incr(key)
-        return versions
+        return _bump_with(caches[DEFAULT_CACHE_ALIAS] if backend is None else backend, keys)
     return _cache_call(bump, {}) if keys else {}
+
+
+def _bump_with(backend, keys: list[str]) -> dict[str, int]:
+    """``_bump_all``'s command on ``backend``."""
+    if isinstance(backend, RedisCache):
+        # One command on the hand's commit path (Django's add and incr take three round trips
+        # per key). Django's Redis cache stores integers as they are, so ``cache.get`` reads
+        # what INCR wrote.
+        # ``make_key``: the keys are this module's own (``_version_key``), ASCII without
+        # spaces; validating each one's characters cost more than the command.
+        stored = [backend.make_key(key) for key in keys]
+        versions = _bump_script(backend)(keys=stored, args=[int(time.time() * 1000), VERSION_SECONDS])
+        return dict(zip(keys, versions))
+    versions = {}
+    for key in keys:
+        backend.add(key, int(time.time() * 1000), VERSION_SECONDS)
+        try:
+            versions[key] = backend.incr(key)
+        except ValueError:  # expired between the two: start again
+            backend.add(key, int(time.time() * 1000), VERSION_SECONDS)
+            versions[key] = backend.incr(key)
+    return versions
 
 
 # Each key's version made from the clock when missing (with its expiry), then counted on: what
@@ -492,6 +497,15 @@ class _Sender:
         # (kind, id) -> whether the public hears it too, the newest version bumped (None: unknown),
         # and whether its version is still to be bumped (a coalesced change)
         self._pending: dict[tuple[str, int], tuple[bool, int | None, bool]] = {}
+        self._cache, self._cache_pid = None, None
+
+    def cache(self):
+        """The shared cache's backend of this process's sender: its own, made once (Django's
+        backends are per thread and, in an event loop's thread, per task: each delivery would
+        open a connection to Redis of its own)."""
+        if self._cache is None or self._cache_pid != os.getpid():
+            self._cache, self._cache_pid = caches.create_connection(DEFAULT_CACHE_ALIAS), os.getpid()
+        return self._cache
 
     def loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
@@ -540,7 +554,7 @@ class _Sender:
             # The coalesced changes' versions, in one round trip (a blocking call on this loop's
             # thread, which has nothing else to do meanwhile); none when the cache cannot be
             # reached: their messages then carry no version, and the pages fetch.
-            versions = _bump_all([_target_version_key(target) for target in bumped])
+            versions = _bump_all([_target_version_key(target) for target in bumped], backend=self.cache())
             for target in bumped:
                 public, _, _ = pending[target]
                 pending[target] = (public, versions.get(_target_version_key(target)), False)

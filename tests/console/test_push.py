@@ -189,7 +189,7 @@ def test_the_hands_of_scorers_move_their_versions_with_the_next_push(monkeypatch
 
     counter = iter(range(100, 1000))
 
-    def bump_all(keys):
+    def bump_all(keys, backend=None):
         bumps.append((threading.current_thread().name, sorted(keys)))
         return {key: next(counter) for key in keys}
 

@@ -197,7 +197,7 @@ def test_a_hand_in_a_series_moves_its_event_and_its_series_only_in_one_round_tri
     for each in (event, other, third):
         services.event_update(event=each, by_user=world.club_organiser, series=series)
     bumped, bump_all = [], live._bump_all
-    monkeypatch.setattr(live, "_bump_all", lambda keys: bumped.append(sorted(keys)) or bump_all(keys))
+    monkeypatch.setattr(live, "_bump_all", lambda keys, **kwargs: bumped.append(sorted(keys)) or bump_all(keys, **kwargs))
     sent, send_all = [], live._send_all
     monkeypatch.setattr(live, "_send_all", lambda sends, **kwargs: sent.append([target for target, _, _ in sends])
                         or send_all(sends, **kwargs))
@@ -232,7 +232,7 @@ def test_a_scorers_hand_moves_the_live_version_with_the_push_and_an_organisers_b
     event = world.events["mu"]
     table = event.rounds.get().tables.first()
     bumped, bump_all = [], live._bump_all
-    monkeypatch.setattr(live, "_bump_all", lambda keys: bumped.append(sorted(keys)) or bump_all(keys))
+    monkeypatch.setattr(live, "_bump_all", lambda keys, **kwargs: bumped.append(sorted(keys)) or bump_all(keys, **kwargs))
     rng, session = random.Random(11), None
     with django_capture_on_commit_callbacks(execute=True):
         response = client_for().post(f"/api/v1/tables/{table.pk}/hands/", next_record("mu", rng, 4, session),
