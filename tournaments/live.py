@@ -498,6 +498,7 @@ class _Sender:
         # and whether its version is still to be bumped (a coalesced change)
         self._pending: dict[tuple[str, int], tuple[bool, int | None, bool]] = {}
         self._cache, self._cache_pid = None, None
+        self._layer = None  # the layer of the latest send (``flush``)
 
     def cache(self):
         """The shared cache's backend of this process's sender: its own, made once (Django's
@@ -574,11 +575,13 @@ class _Sender:
         """Deliver what waits now (the process exits: a coalesced change must not leave its
         event's version where it was), waiting up to ``timeout`` seconds."""
         with self._lock:
-            loop, pending, self._pending = self._loop, self._pending, {}
-            layer = getattr(self, "_layer", None)
+            loop, pending, self._pending, layer = self._loop, self._pending, {}, self._layer
             if self._pid != os.getpid():
                 return  # a forked child's copy: the parent delivers its own
-        if not pending or layer is None or loop is None or loop.is_closed():
+        if not pending:
+            return
+        if layer is None or loop is None or loop.is_closed():  # nothing can send: the versions move, unannounced
+            _bump_all([_target_version_key(target) for target, (_, _, bump) in pending.items() if bump])
             return
         try:
             asyncio.run_coroutine_threadsafe(self._send(layer, pending), loop).result(timeout)
