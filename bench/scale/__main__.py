@@ -144,6 +144,25 @@ def _merged(runs: list[dict]) -> dict:
             "requests": len(every), "cpu_ms": {name: spent * 1000 / len(every) for name, spent in cpu.items()}}
 
 
+def _rate(run: dict) -> float:
+    """One chunk's requests per second."""
+    return (run["requests"] if "requests" in run else len(run["latencies"])) / run["elapsed"]
+
+
+def _paired(chunks: dict[str, list[dict]]) -> dict[str, list[float]]:
+    """The ratios of each round's chunks, which ran back to back (a spell of a slower or faster
+    machine moves both sides of a pair): hand submission / bare and, with a series, hands in the
+    series / hands outside."""
+    rounds = list(zip(*chunks.values()))
+    kinds = list(chunks)
+    paired = {"hands / bare": [rates[kinds.index("hands")] / rates[kinds.index("bare")]
+                               for rates in ([_rate(run) for run in one] for one in rounds)]}
+    if "series hands" in chunks:
+        paired["series / outside"] = [_rate(one[kinds.index("series hands")]) / _rate(one[kinds.index("hands")])
+                                      for one in rounds]
+    return paired
+
+
 def _settled(series_id: int, seconds: float = 30.0) -> None:
     """Wait (up to ``seconds``) until the worker has settled the series' sync requests."""
     from django.db import connection
@@ -347,6 +366,7 @@ class Bench:
                 if kind == "series hands":
                     _settled(series.pk)  # the chunk's last sync does not run into the next kind's
         answer = {kind: _merged(runs) for kind, runs in chunks.items()}
+        answer["rounds"] = _paired(chunks)
         if sampler is not None:
             answer["series visible"] = sampler.figures()
         return answer
@@ -668,10 +688,13 @@ def report_throughput(throughput: dict, rss: float | None, bench: Bench, scale: 
         if run["cpu_ms"]:
             print("    CPU per request: " + ", ".join(f"{who} {ms:.2f} ms" for who, ms in run["cpu_ms"].items()))
     print(f"  dry run / bare: {throughput['dry run']['per_second'] / bare['per_second'] * 100:.0f} %")
-    print(f"  hand submission / bare: {hands['per_second'] / bare['per_second'] * 100:.0f} %")
+    rounds = throughput.get("rounds", {})
+    print(f"  hand submission / bare: {hands['per_second'] / bare['per_second'] * 100:.0f} %"
+          + _per_round(rounds.get("hands / bare"), "{:.0%}"))
     if "series hands" in throughput:
         print(f"  hands in a series / hands outside any series: "
-              f"{throughput['series hands']['per_second'] / hands['per_second']:.2f}x")
+              f"{throughput['series hands']['per_second'] / hands['per_second']:.2f}x"
+              + _per_round(rounds.get("series / outside"), "{:.2f}x"))
         seen = throughput.get("series visible")
         if seen and seen["samples"]:
             print(f"  series standings synced after the hand's commit: p50 {seen['p50'] * 1000:.0f} ms, "
@@ -680,6 +703,14 @@ def report_throughput(throughput: dict, rss: float | None, bench: Bench, scale: 
         elif seen is None:
             print("  (no REDIS_URL: no worker, the series' refresh ran in the web workers on each commit)")
     print(f"web worker peak RSS: {rss:.0f} MiB" if rss else "web worker peak RSS: unknown (not Linux)")
+
+
+def _per_round(ratios: list[float] | None, shape: str) -> str:
+    """`` (per round: a, b, c; median m)``: each round's chunks back to back, paired."""
+    if not ratios:
+        return ""
+    return (f" (per round: {', '.join(shape.format(ratio) for ratio in ratios)}; "
+            f"median {shape.format(statistics.median(ratios))})")
 
 
 if __name__ == "__main__":

@@ -118,6 +118,26 @@ def test_the_layer_benchmark_times_the_script_beside_the_pipeline(settings):
     assert not redis.Redis.from_url(settings.REDIS_URL).keys("bench-*")
 
 
+def test_the_throughput_benchmark_pairs_each_rounds_chunks():
+    """``bench.scale``'s ratios per round: each round's chunks (one of each kind, back to back)
+    divided, whether wrk (requests) or the threads (latencies) sent them, and printed with their
+    median."""
+    from bench.scale.__main__ import _paired, _per_round
+
+    chunks = {
+        "bare": [{"elapsed": 1.0, "requests": 900}, {"elapsed": 2.0, "latencies": [0.01] * 1200}],
+        "dry run": [{"elapsed": 1.0, "requests": 700}, {"elapsed": 1.0, "requests": 500}],
+        "hands": [{"elapsed": 1.0, "requests": 300}, {"elapsed": 1.0, "latencies": [0.1] * 200}],
+        "series hands": [{"elapsed": 2.0, "requests": 540}, {"elapsed": 1.0, "requests": 190}],
+    }
+    paired = _paired(chunks)
+    assert paired["hands / bare"] == pytest.approx([1 / 3, 1 / 3])
+    assert paired["series / outside"] == pytest.approx([0.9, 0.95])
+    assert _per_round(paired["series / outside"], "{:.2f}x") == " (per round: 0.90x, 0.95x; median 0.93x)"
+    assert "series / outside" not in _paired({kind: chunks[kind] for kind in ("bare", "dry run", "hands")})
+    assert _per_round(None, "{:.0%}") == ""
+
+
 def test_the_throughput_benchmark_has_wrk_send_each_clients_own_requests(tmp_path):
     """``bench.scale --wrk``: thread ``i`` of wrk sends client ``i``'s requests in turn, counting
     its answers with the expected status, and its chunks merge into the same figures as the
