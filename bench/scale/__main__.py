@@ -153,13 +153,10 @@ def _paired(chunks: dict[str, list[dict]]) -> dict[str, list[float]]:
     """The ratios of each round's chunks, which ran back to back (a spell of a slower or faster
     machine moves both sides of a pair): hand submission / bare and, with a series, hands in the
     series / hands outside."""
-    rounds = list(zip(*chunks.values()))
-    kinds = list(chunks)
-    paired = {"hands / bare": [rates[kinds.index("hands")] / rates[kinds.index("bare")]
-                               for rates in ([_rate(run) for run in one] for one in rounds)]}
+    rounds = [dict(zip(chunks, one)) for one in zip(*chunks.values())]  # kind -> its chunk of the round
+    paired = {"hands / bare": [_rate(one["hands"]) / _rate(one["bare"]) for one in rounds]}
     if "series hands" in chunks:
-        paired["series / outside"] = [_rate(one[kinds.index("series hands")]) / _rate(one[kinds.index("hands")])
-                                      for one in rounds]
+        paired["series / outside"] = [_rate(one["series hands"]) / _rate(one["hands"]) for one in rounds]
     return paired
 
 
