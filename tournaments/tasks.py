@@ -21,19 +21,20 @@ from .standings import outbox as series_outbox
 
 logger = logging.getLogger(__name__)
 
-# A series' sync starts this long after the request that queued it (``countdown``), and every
-# request committed before it starts is seen by it. So the process that queues it marks the series
-# in Redis (``_claim``: a key holding when it was queued), and the task deletes the mark when it
-# starts, before it reads the requests (``_release``): a request committed while the mark is there
-# queues nothing (the sync it names has not started, so it will see the request), one committed
-# later queues the next sync. No clock decides what a sync sees: a busy series is refreshed once
-# per this delay (plus the refresh's own time), whatever its pace and the number of processes, and
-# its hands pay a lookup in this process's dict (until about half of what is left of the delay of
-# the sync they know of) or one Redis command.
+# A series' sync starts this long after it is queued (``countdown``) and sees every request
+# committed before it starts. A sync that saw requests queues the next one itself, this long after
+# it, and keeps the series' mark in Redis (``_chain``): while a series is busy its syncs form a
+# chain, once per this delay (plus the refresh's own time), whatever its pace and the number of
+# processes. A sync that saw none ends the chain: it deletes the mark, then looks again, and queues
+# a sync for what was committed meanwhile (``series_sync``). A commit queues a sync only when no
+# chain holds the mark (``_claim``: SET NX). Either way some sync reads its request and, having
+# seen it, queues the next one a delay later, so every request this process commits within that
+# delay is seen too: its hands ask Redis at most once per half of it (the other half the margin
+# for the clocks) and pay a lookup in this process's dict otherwise.
 SYNC_DELAY_SECONDS = 1.0
-# A mark whose task never started (lost with a broker, or a worker gone with it before it started)
-# is forgotten after this long: the next request queues a sync again (beat's catch-up settles the
-# requests meanwhile).
+# A mark whose chain broke (its task lost with a broker, or a worker gone with it) is forgotten
+# after this long: the next request queues a sync again (beat's catch-up settles the requests
+# meanwhile). Each link of a chain renews it.
 SYNC_MARK_SECONDS = 5 * SYNC_DELAY_SECONDS
 _queued: dict[int, float] = {}  # series -> until when (monotonic) a sync known to this process will see a new request
 _shared: list = []  # this process's Redis client for the marks (made at the first use)
@@ -50,34 +51,34 @@ def _mark_key(series_id: int) -> str:
     return f"stich:series-sync:{series_id}"
 
 
-def _claim(series_id: int, now: float) -> bool:
-    """Whether this commit must queue the series' sync: no sync queued by another process (or by
-    this one, beyond what ``_queued`` remembers) is waiting to start (its mark in Redis, when there
-    is one). Marks the series when it must."""
+def _claim(series_id: int) -> bool:
+    """Whether this commit must queue the series' sync: no chain of syncs holds its mark in Redis
+    (then this call marks it). Without Redis, or with Redis down: yes."""
     client = _redis()
     if client is None:
         return True
     try:
-        # One command: the mark set if there is none, else the one there read (SET NX GET).
-        held = client.set(_mark_key(series_id), int(time.time() * 1000), nx=True, get=True,
-                          px=int(SYNC_MARK_SECONDS * 1000))
+        return bool(client.set(_mark_key(series_id), int(time.time() * 1000), nx=True,
+                               px=int(SYNC_MARK_SECONDS * 1000)))
     except (redis.RedisError, OSError):  # Redis down: queue (which fails too, and is logged)
         return True
-    if held is None:
-        return True
-    # A sync queued at ``held`` (ms, that process's clock) has not started: it starts no earlier
-    # than a delay after it. The next half of what is left needs no command here either (the other
-    # half is the margin for the clocks of the processes and the worker).
-    left = int(held) / 1000 + SYNC_DELAY_SECONDS - time.time()
-    if left > 0:
-        _queued[series_id] = now + min(left, SYNC_DELAY_SECONDS) / 2
-    return False
+
+
+def _chain(series_id: int) -> None:
+    """A sync saw requests: the next one starts a delay from now, the series' mark renewed, so
+    that the commits meanwhile queue nothing (the next sync will see them)."""
+    client = _redis()
+    if client is not None:
+        try:
+            client.set(_mark_key(series_id), int(time.time() * 1000), px=int(SYNC_MARK_SECONDS * 1000))
+        except (redis.RedisError, OSError):
+            logger.warning("could not renew series %s's sync mark; commits queue syncs again", series_id)
+    _queue(series_id)
 
 
 def _release(series_id: int) -> None:
-    """The series' sync starts: a request committed from now on may be unseen by it, so the next
-    one queues a sync again (its mark deleted). A Redis that cannot be reached leaves the mark to
-    expire (``SYNC_MARK_SECONDS``)."""
+    """The chain of the series' syncs ends: the next commit queues a sync again (its mark
+    deleted). A Redis that cannot be reached leaves the mark to expire (``SYNC_MARK_SECONDS``)."""
     client = _redis()
     if client is None:
         return
@@ -85,6 +86,19 @@ def _release(series_id: int) -> None:
         client.delete(_mark_key(series_id))
     except (redis.RedisError, OSError):
         logger.warning("could not clear series %s's sync mark; it expires by itself", series_id)
+
+
+def _queue(series_id: int) -> bool:
+    """The series' sync queued to start after ``SYNC_DELAY_SECONDS``; when the broker cannot take
+    it, the mark is deleted (the next commit tries again, beat's catch-up syncs meanwhile)."""
+    try:
+        series_sync.apply_async(args=[series_id], countdown=SYNC_DELAY_SECONDS, ignore_result=True)
+    except Exception:
+        logger.warning("could not queue series %s's sync; the periodic catch-up will run it", series_id,
+                       exc_info=True)
+        _release(series_id)
+        return False
+    return True
 
 
 @shared_task(name="tournaments.ping")
@@ -103,10 +117,21 @@ def backup_database() -> str:
 
 @shared_task(name="tournaments.series_sync", acks_late=True, ignore_result=True)
 def series_sync(series_id: int) -> int:
-    """Recompute a series' kept standings for the requests pending (tournaments/standings/outbox.py),
-    its mark cleared first (``_release``: before the sync reads the requests)."""
-    _release(series_id)
-    return series_outbox.sync(series_id)
+    """Recompute a series' kept standings for the requests pending (tournaments/standings/outbox.py);
+    then, queued through a broker, the chain of its syncs goes on (it saw requests: ``_chain``) or
+    ends (it saw none: the mark deleted, then the requests read again, and what was committed
+    between its read and the deletion queued)."""
+    settled = series_outbox.sync(series_id)
+    if series_sync.app.conf.task_always_eager:
+        return settled  # in-process: every commit syncs at once, nothing is chained
+    if settled:
+        _chain(series_id)
+    else:
+        _release(series_id)
+        # A commit that found the mark before it was deleted queued nothing: its request is here.
+        if series_outbox.pending(series_id) and _claim(series_id):
+            _queue(series_id)
+    return settled
 
 
 @shared_task(name="tournaments.series_catch_up", acks_late=True, ignore_result=True)
@@ -117,23 +142,19 @@ def series_catch_up() -> dict:
 
 def queue_series_sync(series_id: int) -> None:
     """Queue the sync of a series (its requests committed), to start after ``SYNC_DELAY_SECONDS``,
-    unless this process queued one that will still see them (coalesced per series: the hands of a
-    busy series share one refresh). Never raises for an unreachable broker."""
+    unless a chain of its syncs holds the mark or this process knows of one that will see them
+    (coalesced per series: the hands of a busy series share one refresh). Never raises for an
+    unreachable broker."""
     now = time.monotonic()
     if _queued.get(series_id, 0.0) > now:
         return  # the commonest case of a busy series, decided first (Celery's settings cost more)
     if series_sync.app.conf.task_always_eager:
         series_sync.apply_async(args=[series_id])  # in-process: at once, a failure is a bug
         return
-    if not _claim(series_id, now):
-        return  # a task queued by another process has not started: it will see this request
-    try:
-        series_sync.apply_async(args=[series_id], countdown=SYNC_DELAY_SECONDS, ignore_result=True)
-    except Exception:
-        logger.warning("could not queue series %s's sync; the periodic catch-up will run it", series_id,
-                       exc_info=True)
-        _release(series_id)  # no sync waits: the next request tries again
-        return
+    if _claim(series_id) and not _queue(series_id):
+        return  # no sync waits: the next commit tries again
+    # A sync of the chain (or the one just queued) reads this commit's request and, having seen it,
+    # queues the next one a delay later: what this process commits until then is seen as well.
     _queued[series_id] = now + SYNC_DELAY_SECONDS / 2
 
 

@@ -112,21 +112,24 @@ def test_the_syncs_of_a_busy_series_are_coalesced(world, series, monkeypatch, dj
         assert queued == [([series.pk], tasks.SYNC_DELAY_SECONDS)] and _requests(series) == 3
         assert series_sync.run(series.pk) == 3  # one refresh for the three
         assert _requests(series) == 0 and _kept(series) == _computed(series)
-        assert series_sync.run(series.pk) == 0  # a task finding nothing left does nothing
+        # Having seen requests, the sync queued the next one itself, a delay later.
+        assert queued == [([series.pk], tasks.SYNC_DELAY_SECONDS)] * 2
+        assert series_sync.run(series.pk) == 0  # a task finding nothing left queues nothing
+        assert len(queued) == 2
         tasks._queued[series.pk] = 0.0  # the time has passed: the next hand queues a task again
         with django_capture_on_commit_callbacks(execute=True):
             _hand(world, 1, seed=7)
-        assert _requests(series) == 1 and len(queued) == 2
+        assert _requests(series) == 1 and len(queued) == 3
     finally:
         app.conf.task_always_eager = eager
 
 
-def test_other_processes_queue_no_sync_until_the_queued_one_starts(world, series, monkeypatch, settings,
-                                                                   django_capture_on_commit_callbacks):
+def test_other_processes_queue_no_sync_while_a_chain_of_syncs_holds_the_mark(world, series, monkeypatch, settings,
+                                                                            django_capture_on_commit_callbacks):
     """With Redis, the process that queues a series' sync marks the series; the hands committed
-    elsewhere before that sync starts queue nothing (it will see them), however long the queue
-    makes it wait; the task clears the mark as it starts, before it reads the requests, and the
-    next hand queues the next sync."""
+    elsewhere queue nothing while the mark is there, however long the queue makes the sync wait. A
+    sync that saw requests keeps the mark and queues the next one; one that saw none deletes it,
+    and the next hand queues a sync again."""
     import redis
 
     from stich.celery import app
@@ -135,18 +138,19 @@ def test_other_processes_queue_no_sync_until_the_queued_one_starts(world, series
 
     if not settings.REDIS_URL:
         pytest.skip("REDIS_URL is not set")
+    marks = redis.Redis.from_url(settings.REDIS_URL)
     queued = []
     monkeypatch.setattr(series_sync, "apply_async", lambda args, **kwargs: queued.append(args))
     monkeypatch.setattr(tasks, "_queued", {})
     monkeypatch.setattr(tasks, "_shared", [])
-    redis.Redis.from_url(settings.REDIS_URL).delete(tasks._mark_key(series.pk))
+    marks.delete(tasks._mark_key(series.pk))
     eager, app.conf.task_always_eager = app.conf.task_always_eager, False
     try:
         with django_capture_on_commit_callbacks(execute=True):
             _hand(world, 0, seed=1)
-        assert queued == [[series.pk]]
+        assert queued == [[series.pk]] and marks.exists(tasks._mark_key(series.pk))
         # Other processes (this one's memory cleared), later than its own shortcut lasts: the
-        # mark says a sync is still to start.
+        # mark says a chain of syncs will see their requests.
         for number in range(3):
             tasks._queued.clear()
             with django_capture_on_commit_callbacks(execute=True):
@@ -154,13 +158,48 @@ def test_other_processes_queue_no_sync_until_the_queued_one_starts(world, series
             assert 0 < tasks._queued[series.pk] - time.monotonic() <= tasks.SYNC_DELAY_SECONDS / 2
         assert queued == [[series.pk]] and _requests(series) == 4
         assert series_sync.run(series.pk) == 4  # the one sync sees every request
+        assert queued == [[series.pk]] * 2 and marks.exists(tasks._mark_key(series.pk))  # and queued the next
         tasks._queued.clear()
         with django_capture_on_commit_callbacks(execute=True):
             _hand(world, 1, seed=7)
-        assert _requests(series) == 1 and queued == [[series.pk]] * 2  # it started: the next hand queues the next sync
+        assert _requests(series) == 1 and len(queued) == 2  # the chain's next sync will see it
+        assert series_sync.run(series.pk) == 1 and len(queued) == 3
+        assert series_sync.run(series.pk) == 0 and len(queued) == 3  # nothing left: the chain ends
+        assert not marks.exists(tasks._mark_key(series.pk))
+        tasks._queued.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            _hand(world, 0, seed=8)
+        assert _requests(series) == 1 and len(queued) == 4  # a new chain
     finally:
         app.conf.task_always_eager = eager
-        redis.Redis.from_url(settings.REDIS_URL).delete(tasks._mark_key(series.pk))
+        marks.delete(tasks._mark_key(series.pk))
+
+
+def test_a_sync_that_ends_its_chain_queues_what_was_committed_before_the_mark_went(world, series, monkeypatch):
+    """A commit that found the mark after the last sync of a chain read the requests (none) and
+    before it deleted the mark queued nothing: that sync reads the requests again after deleting it
+    and queues a sync for them."""
+    from stich.celery import app
+    from tournaments import tasks
+    from tournaments.standings import outbox
+    from tournaments.tasks import series_sync
+
+    queued = []
+    monkeypatch.setattr(series_sync, "apply_async", lambda args, **kwargs: queued.append((args, kwargs["countdown"])))
+    monkeypatch.setattr(tasks, "_shared", [None])  # no Redis: every claim succeeds
+    release = tasks._release
+
+    def commit_then_release(series_id):
+        outbox.request_sync([series_id])  # committed while the mark was still there
+        release(series_id)
+
+    monkeypatch.setattr(tasks, "_release", commit_then_release)
+    eager, app.conf.task_always_eager = app.conf.task_always_eager, False
+    try:
+        assert series_sync.run(series.pk) == 0
+        assert queued == [([series.pk], tasks.SYNC_DELAY_SECONDS)] and _requests(series) == 1
+    finally:
+        app.conf.task_always_eager = eager
 
 
 def test_a_sync_settles_only_the_requests_it_saw(world, series, monkeypatch):

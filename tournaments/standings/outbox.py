@@ -66,6 +66,11 @@ def sync(series_id: int) -> int:
     return len(seen)
 
 
+def pending(series_id: int) -> bool:
+    """Whether a request of the series waits for a sync."""
+    return SeriesSyncRequest.objects.filter(series_id=series_id).exists()
+
+
 def series_behind() -> list[int]:
     """The series with a request nobody settled yet."""
     return sorted(set(SeriesSyncRequest.objects.values_list("series_id", flat=True)))
