@@ -30,7 +30,8 @@ logger = logging.getLogger(__name__)
 # chain holds the mark (``_claim``: SET NX). Either way some sync reads its request and, having
 # seen it, queues the next one a delay later, so every request this process commits within that
 # delay is seen too: its hands ask Redis at most once per half of it (the other half the margin
-# for the clocks) and pay a lookup in this process's dict otherwise.
+# for the clocks) and pay a lookup in this process's dict otherwise. Without Redis there is no mark
+# and no chain: a process's commit queues a sync unless one it queued has not started yet.
 SYNC_DELAY_SECONDS = 1.0
 # A mark whose chain broke (its task lost with a broker, or a worker gone with it) is forgotten
 # after this long: the next request queues a sync again (beat's catch-up settles the requests
@@ -66,13 +67,18 @@ def _claim(series_id: int) -> bool:
 
 def _chain(series_id: int) -> None:
     """A sync saw requests: the next one starts a delay from now, the series' mark renewed, so
-    that the commits meanwhile queue nothing (the next sync will see them)."""
+    that the commits meanwhile queue nothing (the next sync will see them). Without a mark (no
+    Redis, or Redis down) there is no chain: each commit's process queues its own syncs, at most
+    one per half delay, as a chain would multiply with every one of them."""
     client = _redis()
-    if client is not None:
-        try:
-            client.set(_mark_key(series_id), int(time.time() * 1000), px=int(SYNC_MARK_SECONDS * 1000))
-        except (redis.RedisError, OSError):
-            logger.warning("could not renew series %s's sync mark; commits queue syncs again", series_id)
+    if client is None:
+        return
+    try:
+        client.set(_mark_key(series_id), int(time.time() * 1000), px=int(SYNC_MARK_SECONDS * 1000))
+    except (redis.RedisError, OSError):
+        logger.warning("could not renew series %s's sync mark; commits queue syncs again", series_id)
+        _release(series_id)
+        return
     _queue(series_id)
 
 
