@@ -143,9 +143,10 @@ class TableHandsView(APIView):
         """Submit the next hand of the table's current session (seated players, the table's scorer
         link, the event's organisers)."""
         # The body is read (``request.data``) only once the policy let the party submit: 401/403
-        # come before a 400 for a body that is not JSON.
+        # come before a 400 for a body that is not JSON. Its parser (games.parsers.read_json)
+        # refuses text the database cannot store: the service does not look for it again.
         entry = results.Entry(record=lambda: request.data, credentials=submitting(request),
-                              expected_number=expected_hand(request))
+                              expected_number=expected_hand(request), text_checked=True)
         try:
             submission = results.hand_submit(
                 table_id=pk, entry=entry, by_user=request.user,
