@@ -1,4 +1,4 @@
-"""CPU of one hand submission in-process: ``python -m bench.submission [--flush] [--hands N] [--rounds R] [--series-events E] [--versions]``.
+"""CPU of one hand submission in-process: ``python -m bench.submission [--flush] [--hands N] [--rounds R] [--series-events E] [--versions] [--phases KIND]``.
 
     DATABASE_URL=postgres://... REDIS_URL=redis://... python -m bench.submission --flush
 
@@ -22,12 +22,23 @@ series is reported apart; without, the task runs in this process and is counted 
 with the web process's next push (``LIVE_COALESCE_SCORER_HANDS``, the default) and chunks whose
 versions move before the answer (the setting off), and prints both and their paired difference.
 
+``--phases hand`` (or ``series``, ``bare``) times where a request's CPU goes instead: each of
+``PHASES`` (Django's handler, DRF's dispatch, the hands view and the service's steps, psycopg's
+execute, model instances built, ...) is wrapped in a timer of this thread's CPU
+(``time.thread_time``: the live sender's thread is left out), counted once per outermost call,
+and ``--hands`` requests print the milliseconds of each per request, and on PostgreSQL those of
+the server process of this connection (its statements and commits). Unlike cProfile, which
+charges every Python call, it leaves the code as it runs but for one timer around each phase
+(about a microsecond each).
+
 To compare two revisions, run it in a checkout of each (``git worktree add ../old REV``), each on
 a database of its own, one after the other; machines are noisy, so run each several times.
 """
 from __future__ import annotations
 
 import argparse
+import functools
+import importlib
 import json
 import os
 import random
@@ -37,6 +48,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Self
 
 from bench.proc import cpu_seconds
 from bench.scale import prepare
@@ -57,7 +69,11 @@ def main() -> None:
                              "(LIVE_COALESCE_SCORER_HANDS, the default) and before the answer, paired")
     parser.add_argument("--profile", choices=["hand", "series", "bare"],
                         help="instead of timing: profile one chunk of that kind (cProfile), print the top functions")
+    parser.add_argument("--phases", choices=["hand", "series", "bare"],
+                        help="instead of timing: the CPU of each of PHASES per request of that kind (--hands requests)")
     args = parser.parse_args()
+    if "series" in (args.profile, args.phases) and not args.series_events:
+        parser.error("--profile series and --phases series need --series-events")
     prepare(flush=args.flush, allowed_hosts="testserver")
     from django.db import connection
     from django.test import Client
@@ -118,6 +134,9 @@ def main() -> None:
             times["hand in a series"] = []
         if args.profile:
             _profile({"hand": hands, "series": series_hands, "bare": bare}[args.profile], args.hands)
+            return
+        if args.phases:
+            _print_phases({"hand": hands, "series": series_hands, "bare": bare}[args.phases], args.hands)
             return
         if args.versions:
             _versions(hands, bare, args)
@@ -201,6 +220,96 @@ def _profile(run, count: int) -> None:
     stats = pstats.Stats(profiler).strip_dirs()
     stats.sort_stats("tottime").print_stats(40)
     stats.sort_stats("cumulative").print_stats(60)
+
+
+# What ``--phases`` times, each inclusive of what it calls: (label, module, attribute path).
+PHASES = (
+    ("the request (Django's handler)", "django.core.handlers.base", "BaseHandler.get_response"),
+    ("URL resolution", "django.urls.resolvers", "URLResolver.resolve"),
+    ("DRF's dispatch", "rest_framework.views", "APIView.dispatch"),
+    ("authentication, permissions, throttles", "rest_framework.views", "APIView.initial"),
+    ("the hands view", "tournaments.api.hands", "TableHandsView.post"),
+    ("the body read", "tournaments.results.services", "Entry.read"),
+    ("the table read (one statement)", "tournaments.results.sql", "read_table"),
+    ("the engine", "tournaments.results.services", "validate"),
+    ("the store (one statement)", "tournaments.results.sql", "store_hand"),
+    ("the announcement", "tournaments.results.services", "announce_table_results_changed"),
+    ("django-csp's headers", "csp.middleware", "CSPMiddleware.process_response"),
+    ("the answer rendered", "rest_framework.renderers", "JSONRenderer.render"),
+    ("psycopg's execute", "psycopg", "Cursor.execute"),
+    ("model instances built", "django.db.models.base", "Model.__init__"),
+    ("fields prepared for a statement", "tournaments.results.sql", "_prepared_values"),
+)
+
+
+class Phases:
+    """Timers of this thread's CPU around callables named by (label, module, attribute path),
+    installed by ``with`` and removed after it. A phase's time counts from its outermost call to
+    its return (a recursive one, such as URL resolution, is not counted twice); ``spent`` and
+    ``calls`` are per label."""
+
+    def __init__(self, phases) -> None:
+        self.spent, self.calls, self._patches = {}, {}, []
+        for label, module, path in phases:
+            owner = importlib.import_module(module)
+            *parents, name = path.split(".")
+            for parent in parents:
+                owner = getattr(owner, parent)
+            self._patches.append((owner, name, owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name),
+                                  label))
+
+    def _timed(self, original, label):
+        depth = [0]
+        self.spent.setdefault(label, 0.0)
+        self.calls.setdefault(label, 0)
+
+        @functools.wraps(original)
+        def timed(*args, **kwargs):
+            if depth[0]:
+                return original(*args, **kwargs)
+            depth[0] += 1
+            started = time.thread_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                self.spent[label] += time.thread_time() - started
+                self.calls[label] += 1
+                depth[0] -= 1
+        return timed
+
+    def __enter__(self) -> Self:
+        for owner, name, original, label in self._patches:
+            setattr(owner, name, self._timed(original, label))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for owner, name, original, _ in reversed(self._patches):
+            setattr(owner, name, original)
+
+
+def _print_phases(run, count: int) -> None:
+    """``PHASES`` per request of ``run``, and on PostgreSQL the CPU of the server process of this
+    connection (its statements and their commits)."""
+    from django.db import connection
+
+    backend = None
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            backend = cursor.fetchone()[0]
+    server = cpu_seconds(backend) if backend else 0.0
+    with Phases(PHASES) as phases:
+        started = time.thread_time()
+        run(count)
+        whole = time.thread_time() - started
+    print(f"CPU of this thread per request ({count} requests): {whole * 1000 / count:.3f} ms in all, of which")
+    for label, _, _ in PHASES:
+        if phases.calls[label]:
+            print(f"  {label}: {phases.spent[label] * 1000 / count:.3f} ms "
+                  f"({phases.calls[label] / count:g} calls a request)")
+    if backend:
+        print(f"PostgreSQL's process of this connection: {(cpu_seconds(backend) - server) * 1000 / count:.3f} ms "
+              "of CPU per request")
 
 
 def _worker() -> subprocess.Popen:

@@ -196,3 +196,35 @@ def test_the_throughput_benchmark_has_wrk_send_each_clients_own_requests(tmp_pat
     assert {token for path, token, _ in seen if path == "/a/"} == {"t1"}
     assert [n for path, _, n in seen if path == "/b/"][:5] == [0, 2, 4, 6, 8]
     assert int(figures["requests"]) >= len(seen) - 2 and float(figures["p99"]) >= float(figures["p50"]) > 0
+
+
+def test_the_submission_benchmarks_phases_time_outermost_calls_and_are_removed_afterwards(monkeypatch):
+    """``bench.submission --phases``: a recursive phase counts once per outermost call and includes
+    what it calls, the timers go when the block ends, and every phase it names exists (an upgrade
+    that renames one fails here, not in the benchmark)."""
+    import types
+
+    from bench.submission import PHASES, Phases
+
+    module = types.ModuleType("phases_target")
+
+    def burn(n):
+        return sum(i * i for i in range(n))
+
+    class Tree:
+        def walk(self, depth):
+            return module.burn(20_000) if depth == 0 else self.walk(depth - 1)
+
+    module.burn, module.Tree = burn, Tree
+    monkeypatch.setitem(sys.modules, "phases_target", module)
+    walk = Tree.__dict__["walk"]
+    with Phases([("walk", "phases_target", "Tree.walk"), ("burn", "phases_target", "burn")]) as phases:
+        assert Tree.__dict__["walk"] is not walk and module.burn is not burn
+        Tree().walk(3)
+        Tree().walk(0)
+    assert phases.calls == {"walk": 2, "burn": 2}
+    assert phases.spent["walk"] >= phases.spent["burn"] > 0
+    assert Tree.__dict__["walk"] is walk and module.burn is burn
+    with Phases(PHASES) as every:
+        pass
+    assert set(every.calls) == {label for label, _, _ in PHASES}
