@@ -46,6 +46,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Self
@@ -245,11 +246,12 @@ PHASES = (
 class Phases:
     """Timers of this thread's CPU around callables named by (label, module, attribute path),
     installed by ``with`` and removed after it. A phase's time counts from its outermost call to
-    its return (a recursive one, such as URL resolution, is not counted twice); ``spent`` and
-    ``calls`` are per label."""
+    its return (a recursive one, such as URL resolution, is not counted twice), in the thread that
+    installed them only (the live sender's calls are not timed); ``spent`` and ``calls`` are per
+    label."""
 
     def __init__(self, phases) -> None:
-        self.spent, self.calls, self._patches = {}, {}, []
+        self.spent, self.calls, self._patches, self._thread = {}, {}, [], threading.get_ident()
         for label, module, path in phases:
             owner = importlib.import_module(module)
             *parents, name = path.split(".")
@@ -265,7 +267,7 @@ class Phases:
 
         @functools.wraps(original)
         def timed(*args, **kwargs):
-            if depth[0]:
+            if depth[0] or threading.get_ident() != self._thread:
                 return original(*args, **kwargs)
             depth[0] += 1
             started = time.thread_time()

@@ -228,3 +228,33 @@ def test_the_submission_benchmarks_phases_time_outermost_calls_and_are_removed_a
     with Phases(PHASES) as every:
         pass
     assert set(every.calls) == {label for label, _, _ in PHASES}
+
+
+def test_the_submission_benchmarks_phases_time_only_the_thread_that_installed_them(monkeypatch):
+    """Another thread's calls (the live sender's) run untimed and do not hide the installing
+    thread's own call made meanwhile."""
+    import threading
+    import types
+
+    from bench.submission import Phases
+
+    module = types.ModuleType("phases_threads")
+    inside, release = threading.Event(), threading.Event()
+
+    def step(wait=False):
+        if wait:
+            inside.set()
+            release.wait(5)
+        return sum(range(1000))
+
+    module.step = step
+    monkeypatch.setitem(sys.modules, "phases_threads", module)
+    with Phases([("step", "phases_threads", "step")]) as phases:
+        other = threading.Thread(target=module.step, kwargs={"wait": True})
+        other.start()
+        assert inside.wait(5)
+        module.step()
+        assert phases.calls == {"step": 1}  # counted, though the other thread is inside
+        release.set()
+        other.join(5)
+    assert phases.calls == {"step": 1}  # the other thread's call is not
