@@ -133,11 +133,12 @@ def main() -> None:
         if series_tables:
             series_hands(40)
             times["hand in a series"] = []
+        kinds = {"hand": hands, "series": series_hands, "bare": bare}
         if args.profile:
-            _profile({"hand": hands, "series": series_hands, "bare": bare}[args.profile], args.hands)
+            _profile(kinds[args.profile], args.hands)
             return
         if args.phases:
-            _print_phases({"hand": hands, "series": series_hands, "bare": bare}[args.phases], args.hands)
+            _print_phases(kinds[args.phases], args.hands)
             return
         if args.versions:
             _versions(hands, bare, args)
@@ -257,26 +258,27 @@ class Phases:
             *parents, name = path.split(".")
             for parent in parents:
                 owner = getattr(owner, parent)
-            self._patches.append((owner, name, owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name),
-                                  label))
+            # A class's own attribute: an inherited one fails here rather than be copied onto it.
+            original = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
+            self._patches.append((owner, name, original, label))
+            self.spent[label], self.calls[label] = 0.0, 0
 
     def _timed(self, original, label):
-        depth = [0]
-        self.spent.setdefault(label, 0.0)
-        self.calls.setdefault(label, 0)
+        inside = False
 
         @functools.wraps(original)
         def timed(*args, **kwargs):
-            if depth[0] or threading.get_ident() != self._thread:
+            nonlocal inside
+            if inside or threading.get_ident() != self._thread:
                 return original(*args, **kwargs)
-            depth[0] += 1
+            inside = True
             started = time.thread_time()
             try:
                 return original(*args, **kwargs)
             finally:
                 self.spent[label] += time.thread_time() - started
                 self.calls[label] += 1
-                depth[0] -= 1
+                inside = False
         return timed
 
     def __enter__(self) -> Self:
