@@ -32,11 +32,14 @@ TOOL_ALLOWANCES = {
 
 
 class ContentSecurityPolicyMiddleware(CSPMiddleware):
-    """django-csp's middleware with the tools' allowances on their own paths."""
+    """django-csp's middleware with the tools' allowances on their own paths, for their pages only:
+    the API's JSON answers under ``/api/`` run no script and keep the site's own policy (and hand
+    submission, the most frequent request, builds no merged policy)."""
 
     def get_policy_parts(self, request, response, report_only: bool = False) -> PolicyParts:
         parts = super().get_policy_parts(request, response, report_only)
-        if not report_only and parts.replace is None and request.path_info.startswith(TOOL_PREFIXES):
+        if (not report_only and parts.replace is None and request.path_info.startswith(TOOL_PREFIXES)
+                and response.get("Content-Type", "").startswith("text/html")):
             parts.replace = TOOL_ALLOWANCES
         return parts
 

@@ -53,6 +53,19 @@ def test_the_admin_and_the_api_tools_keep_site_only_sources():
         assert all(source in ("'self'", "'unsafe-inline'") for source in policy["script-src"]), url
 
 
+def test_the_tools_allowances_are_for_their_pages_not_the_apis_json(world):
+    client = Client()
+    client.force_login(world.organiser)
+    browsable = client.get("/api/v1/clubs/", HTTP_ACCEPT="text/html")
+    assert browsable["Content-Type"].startswith("text/html")
+    assert "'unsafe-inline'" in directives(browsable)["script-src"]
+    for url in ("/api/v1/clubs/", "/api/schema/"):
+        answer = client.get(url, HTTP_ACCEPT="application/json")
+        assert answer.status_code == 200 and not answer["Content-Type"].startswith("text/html"), url
+        policy = directives(answer)
+        assert policy["script-src"] == ["'self'"] and policy["style-src"] == ["'self'"], url
+
+
 INLINE = [
     (re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*type=\"application/json\")[^>]*>", re.I), "an inline script"),
     (re.compile(r"\son[a-z]+\s*=", re.I), "an inline event handler"),

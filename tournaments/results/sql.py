@@ -192,8 +192,18 @@ def _read_sql(key: bool) -> str:
     """``lock_table``'s read and ``table_state``'s in one statement, without a lock, with the
     table's revision and an id reserved for the hand (PostgreSQL)."""
     columns, joins = _state_parts(key, "postgresql", joined=True)
-    sequence = f"nextval(pg_get_serial_sequence('{Hand._meta.db_table}', 'id'))"
+    # The sequence as a constant (regclass): resolved once when the statement is prepared, where
+    # pg_get_serial_sequence() searched the catalog at every execution.
+    sequence = "nextval('{}'::regclass)".format(_hand_sequence().replace("'", "''"))
     return f"SELECT {_table_columns()}, t.revision, {sequence}, {columns} {_table_joins()} {joins} WHERE t.id = %s"
+
+
+@lru_cache(maxsize=1)
+def _hand_sequence() -> str:
+    """The name of the sequence of hands' ids (PostgreSQL), as the server qualifies it."""
+    with _db().cursor() as cursor:
+        cursor.execute("SELECT pg_get_serial_sequence(%s, 'id')", [Hand._meta.db_table])
+        return cursor.fetchone()[0]
 
 
 def read_table(table_id: int, key: str | None = None) -> TableState:
