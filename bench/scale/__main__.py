@@ -69,6 +69,8 @@ def main() -> None:
                         help="each throughput run in this many chunks, the kinds taking turns (bare, dry run, "
                              "hands, hands in a series, again): a slower or faster spell of the machine falls on "
                              "every kind, not on one")
+    parser.add_argument("--warmup", type=float, default=2.0,
+                        help="throughput: seconds of each kind, untimed, before the rounds (0: none)")
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (deploy/compose.yaml: 3)")
     parser.add_argument("--series-events", type=int, default=0,
                         help="throughput: also hands in an event of a series of this many events")
@@ -350,18 +352,29 @@ class Bench:
         # falls on all of them; a table's hands go on where its previous chunk stopped.
         counters = {kind: [0] * self.args.clients for kind in kinds}
         chunks: dict[str, list[dict]] = {kind: [] for kind in kinds}
+
+        def chunk(kind: str, duration: float, sampled: bool = True) -> dict:
+            next_request, ok = kinds[kind]
+            run = self.load(next_request, ok=ok, counters=counters[kind], duration=duration,
+                            sampler=sampler if sampled and kind == "series hands" else None)
+            if self.args.wrk and kind in tables_of:
+                # wrk ends with requests in flight, which the server still stores: each
+                # table's next hand is what its current session counts.
+                time.sleep(1.0)
+                counters[kind][:] = _hand_counts(tables_of[kind])
+            if kind == "series hands":
+                _settled(series.pk)  # the chunk's last sync does not run into the next kind's
+            return run
+
+        if self.args.warmup > 0:
+            # Each kind once, untimed: the workers' first requests (lazy imports, connections,
+            # statements prepared) would otherwise fall on the first round, on the bare request
+            # most (it runs first, and warms the code that every kind runs after it).
+            for kind in kinds:
+                chunk(kind, self.args.warmup, sampled=False)
         for _ in range(self.args.chunks):
-            for kind, (next_request, ok) in kinds.items():
-                chunks[kind].append(self.load(next_request, ok=ok, counters=counters[kind],
-                                              sampler=sampler if kind == "series hands" else None,
-                                              duration=self.args.duration / self.args.chunks))
-                if self.args.wrk and kind in tables_of:
-                    # wrk ends with requests in flight, which the server still stores: each
-                    # table's next hand is what its current session counts.
-                    time.sleep(1.0)
-                    counters[kind][:] = _hand_counts(tables_of[kind])
-                if kind == "series hands":
-                    _settled(series.pk)  # the chunk's last sync does not run into the next kind's
+            for kind in kinds:
+                chunks[kind].append(chunk(kind, self.args.duration / self.args.chunks))
         answer = {kind: _merged(runs) for kind, runs in chunks.items()}
         answer["rounds"] = _paired(chunks)
         if sampler is not None:
