@@ -182,8 +182,8 @@ def test_the_pool_checks_by_polling_and_replaces_a_connection_the_server_closed(
                 (first,) = cursor.fetchone()
             wrapper.close()  # back to the pool
             with psycopg.connect(URL, autocommit=True) as admin:
-                admin.execute("SELECT pg_terminate_backend(%s)", [first])
-            time.sleep(0.2)
+                # Waits until the server process has gone (its last message sent).
+                admin.execute("SELECT pg_terminate_backend(%s, 10000)", [first])
             with wrapper.cursor() as cursor:
                 cursor.execute("SELECT pg_backend_pid()")
                 (second,) = cursor.fetchone()
